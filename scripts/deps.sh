@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install the Debian 12 packages the project needs, if any are missing.
+# As root it runs apt-get; otherwise it prints the one command to run.
+set -euo pipefail
+
+packages=(
+	# the guest kernel: source and what kbuild needs to build it
+	linux-source-6.1 gcc make bc bison flex libelf-dev libssl-dev xz-utils
+	perl python3 kmod cpio
+	# the guest: emulator, userspace, workload generator
+	qemu-system-x86 busybox-static fio
+	# man pages
+	mandoc
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: missing packages: ${missing[*]}" >&2
+	echo "deps: run: sudo apt-get update && sudo $cmd" >&2
+	exit 1
+fi
+echo "  DEPS    installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: every test tier, then one line "N passed, N failed".
+#
+# Each tier speaks TAP.  A tier that dies, exits non-zero without a failing
+# test, or runs fewer tests than it planned counts as one more failure, so
+# a crash can never pass for green.  Logs go under build/logs/check-*/.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+logdir=$top/build/logs/check-$(date +%Y%m%d-%H%M%S)
+mkdir -p "$logdir"
+passed=0
+failed=0
+
+# count_tap NAME FILE STATUS: add FILE's results to the totals
+count_tap() {
+	local name=$1 file=$2 status=$3 counts p f planned ran
+	counts=$(awk '
+		/^ok /      { p++ }
+		/^not ok /  { f++ }
+		/^1\.\.[0-9]+/ { sub(/^1\.\./, ""); plan = $0 + 0 }
+		END { printf "%d %d %d\n", p, f, plan }' "$file")
+	read -r p f planned <<<"$counts"
+	ran=$((p + f))
+	grep '^not ok ' "$file" | sed "s/^/  $name: /"
+	if [ "$planned" -ne "$ran" ]; then
+		echo "  $name: planned $planned tests, ran $ran"
+		f=$((f + 1))
+	elif [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "  $name: exited with status $status although every test passed"
+		f=$((f + 1))
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	printf '%-28s %3d passed, %d failed\n' "$name" "$p" "$f"
+}
+
+# A host tier: a command that prints TAP.
+host_tier() {
+	local name=$1 status
+	shift
+	echo "== $name"
+	"$@" >"$logdir/$name.tap" 2>"$logdir/$name.err"
+	status=$?
+	count_tap "$name" "$logdir/$name.tap" "$status"
+	[ "$status" -eq 0 ] || sed 's/^/  | /' "$logdir/$name.err" | tail -n 20
+}
+
+# A guest tier: a script run in the debug guest through tests/vm.
+guest_tier() {
+	local name=$1 status
+	shift
+	echo "== $name (debug guest)"
+	VM_LOGDIR=$logdir/$name tests/vm run --debug -q "$@" >"$logdir/$name.out" 2>&1
+	status=$?
+	if [ -f "$logdir/$name/latest/output.log" ]; then
+		count_tap "$name" "$logdir/$name/latest/output.log" "$status"
+	else
+		echo "  $name: no output from the guest (status $status)"
+		failed=$((failed + 1))
+	fi
+	[ "$status" -eq 0 ] || grep '^tests/vm' "$logdir/$name.out" | sed 's/^/  | /'
+}
+
+start=$SECONDS
+# Build the debug kernel and initramfs once, up front, so that a build
+# failure reads as one and is not blamed on the first test.
+if ! make -s --no-print-directory initramfs FLAVOUR=debug; then
+	echo "make check: building the debug kernel failed"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+host_tier vm-runner tests/host/vm-runner.sh
+guest_tier guest-lab tests/guest/lab.sh
+
+echo "make check: $((SECONDS - start)) s, logs in ${logdir#"$top"/}"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# TAP helpers for guest tests (busybox ash).  Source it, then:
+#   plan N;  ok COND-EXIT-STATUS "description";  is GOT WANT "description"
+# and end with `done_testing`, which exits non-zero if any test failed.
+
+_tap_n=0
+_tap_failed=0
+
+plan() { echo "1..$1"; }
+
+# pass/fail by the status of the last command: `cmd; ok $? "cmd works"`
+ok() {
+	_tap_n=$((_tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $_tap_n - $2"
+	else
+		_tap_failed=$((_tap_failed + 1))
+		echo "not ok $_tap_n - $2"
+	fi
+}
+
+# is GOT WANT DESC: string equality, showing both on failure
+is() {
+	[ "$1" = "$2" ]
+	ok $? "$3"
+	[ "$1" = "$2" ] || printf '#   got: "%s"\n#  want: "%s"\n' "$1" "$2"
+}
+
+diag() { echo "# $*"; }
+
+done_testing() {
+	[ "$_tap_failed" -eq 0 ] || diag "$_tap_failed of $_tap_n failed"
+	[ "$_tap_failed" -eq 0 ]
+}
+
+# the scheduler in brackets in /sys/block/DEV/queue/scheduler
+active_sched() {
+	sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$1/queue/scheduler"
+}
