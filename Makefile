@@ -11,8 +11,9 @@ export DLRB_CACHE QEMU_ACCEL
 BUILD   := build
 KBUILD   = $(shell scripts/kernel.sh dir $(FLAVOUR))
 CPIO     = $(BUILD)/initramfs-$(FLAVOUR).cpio
+MODDIR   = $(BUILD)/module-$(FLAVOUR)
 
-.PHONY: help deps kernel initramfs run check clean distclean
+.PHONY: help deps kernel module initramfs run check clean distclean
 
 help:
 	@echo 'deadline-rb targets:'
@@ -20,6 +21,7 @@ help:
 	@echo '  make check        every test tier on the debug kernel; ends with "N passed, N failed"'
 	@echo '  make deps         install missing Debian packages (prints the command when not root)'
 	@echo '  make kernel       unpack linux-source-6.1 and build the $$(FLAVOUR) guest kernel'
+	@echo '  make module       build deadline-rb.ko (and its KUnit suite on debug) with W=1'
 	@echo '  make initramfs    build the busybox initramfs for $$(FLAVOUR)'
 	@echo '  make clean        remove build/ (logs, initramfs); distclean also the kernel cache'
 	@echo 'variables:'
@@ -38,11 +40,18 @@ $(KBUILD)/.built:
 	@scripts/deps.sh
 	@scripts/kernel.sh build $(FLAVOUR)
 
+# Out of tree, against the guest kernel's build; the sources are linked into
+# a directory per flavour so that both flavours' objects can coexist.
+module: $(KBUILD)/.built
+	@mkdir -p $(MODDIR)
+	@for f in kernel/Kbuild kernel/*.[ch]; do ln -sf $(CURDIR)/$$f $(MODDIR)/; done
+	@$(MAKE) -s -C $(KBUILD) M=$(CURDIR)/$(MODDIR) W=1 modules
+
 initramfs: $(CPIO)
 
-$(CPIO): $(KBUILD)/.built initramfs/build.sh initramfs/init initramfs/files.list \
+$(CPIO): module initramfs/build.sh initramfs/init initramfs/files.list \
 		$(wildcard tests/guest/*)
-	@initramfs/build.sh $(KBUILD) $@
+	@initramfs/build.sh $(KBUILD) $(MODDIR) $@
 
 run: deps
 	@tests/vm shell

@@ -3,21 +3,34 @@
 #
 # Build the guest's initramfs with the kernel tree's usr/gen_init_cpio.
 #
-#   initramfs/build.sh KBUILD OUT.cpio
+#   initramfs/build.sh KBUILD MODDIR OUT.cpio
 #
 # KBUILD is a kernel build directory made by scripts/kernel.sh (it holds
-# usr/gen_init_cpio and modroot/lib/modules/<ver>).  The list fed to
+# usr/gen_init_cpio and modroot/lib/modules/<ver>); MODDIR holds the
+# project's modules, which join the kernel's under extra/ with a fresh
+# modules.dep, so that modprobe (and loading a scheduler by name) finds them.  The list fed to
 # gen_init_cpio is initramfs/files.list plus the generated entries below;
 # it is kept next to OUT as OUT.list for inspection.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 kbuild=${1:?kernel build dir}
-out=${2:?output cpio}
+moddir=${2:?module build dir}
+out=${3:?output cpio}
 gen=$kbuild/usr/gen_init_cpio
 [ -x "$gen" ] || { echo "initramfs: $gen missing (build the kernel first)" >&2; exit 1; }
 
 list=$out.list
+
+# The kernel's modules plus ours, with modules.dep made by depmod.
+stage=$out.modules
+ver=$(ls "$kbuild/modroot/lib/modules")
+rm -rf "$stage"
+mkdir -p "$stage/lib/modules"
+cp -a "$kbuild/modroot/lib/modules/$ver" "$stage/lib/modules/"
+mkdir -p "$stage/lib/modules/$ver/extra"
+cp "$moddir"/*.ko "$stage/lib/modules/$ver/extra/"
+depmod -b "$stage" "$ver"
 mkdir -p "$(dirname "$out")"
 cd "$top"
 
@@ -60,7 +73,7 @@ declare -A seen_file=()
 	done
 
 	# kernel modules with modules.dep, so that modprobe works in the guest
-	modroot=$kbuild/modroot
+	modroot=$stage
 	(cd "$modroot" && find lib/modules -mindepth 1 | sort) | while read -r p; do
 		if [ -d "$modroot/$p" ]; then
 			echo "dir /$p 755 0 0"

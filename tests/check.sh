@@ -65,6 +65,33 @@ guest_tier() {
 	[ "$status" -eq 0 ] || grep '^tests/vm' "$logdir/$name.out" | sed 's/^/  | /'
 }
 
+# The engine's KUnit suite: KTAP from the guest, parsed by the tree's own
+# tools/testing/kunit/kunit.py.
+kunit_tier() {
+	local name=$1 status ksrc summary n p
+	shift
+	echo "== $name (debug guest, kunit.py parse)"
+	VM_LOGDIR=$logdir/$name tests/vm run --debug -q "$@" >"$logdir/$name.out" 2>&1
+	status=$?
+	ksrc=$(scripts/kernel.sh src)
+	python3 "$ksrc/tools/testing/kunit/kunit.py" parse \
+		<"$logdir/$name/latest/output.log" >"$logdir/$name.parsed" 2>&1
+	summary=$(grep -o 'Ran [0-9]* tests: .*' "$logdir/$name.parsed" | tail -n 1)
+	n=$(echo "$summary" | sed -n 's/^Ran \([0-9]*\) tests.*/\1/p')
+	p=$(echo "$summary" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
+	n=${n:-0}
+	p=${p:-0}
+	grep -E '\[(FAILED|CRASHED)\]' "$logdir/$name.parsed" | sed "s/^/  $name: /"
+	if [ "$n" -eq 0 ] || [ "$status" -ne 0 ]; then
+		echo "  $name: no KUnit results, or the guest run failed (status $status)"
+		failed=$((failed + 1))
+	fi
+	passed=$((passed + p))
+	failed=$((failed + n - p))
+	printf '%-28s %3d passed, %d failed\n' "$name" "$p" "$((n - p))"
+	[ "$status" -eq 0 ] || grep '^tests/vm' "$logdir/$name.out" | sed 's/^/  | /'
+}
+
 start=$SECONDS
 # Build the debug kernel and initramfs once, up front, so that a build
 # failure reads as one and is not blamed on the first test.
@@ -74,8 +101,13 @@ if ! make -s --no-print-directory initramfs FLAVOUR=debug; then
 	exit 1
 fi
 
+host_tier style tests/host/style.sh
 host_tier vm-runner tests/host/vm-runner.sh
 guest_tier guest-lab tests/guest/lab.sh
+kunit_tier kunit-engine tests/guest/kunit.sh
+guest_tier sched-sysfs tests/guest/sched-sysfs.sh
+guest_tier sched-io tests/guest/sched-io.sh
+guest_tier sched-policy tests/guest/sched-policy.sh
 
 echo "make check: $((SECONDS - start)) s, logs in ${logdir#"$top"/}"
 echo "$passed passed, $failed failed"

@@ -3,7 +3,7 @@
 #
 # The lab itself works: CPUs, devices, module load/unload, fio with verify,
 # and switching the in-tree schedulers while I/O is in flight.
-. /tests/guest/tap.sh
+. /tests/guest/lib.sh
 
 plan 16
 
@@ -23,21 +23,6 @@ ok $? "modprobe null_blk brings nullb0 back"
 is "$(cat /sys/module/null_blk/parameters/memory_backed)" "Y" "null_blk is memory-backed"
 
 # --- fio, crc32c-verified random write then read back ---
-# fio_verify NAME DEV ENGINE SIZE [extra fio options]
-fio_verify() {
-	name=$1 dev=$2 engine=$3 size=$4
-	shift 4
-	fio --name="$name" --filename="/dev/$dev" --direct=1 --ioengine="$engine" \
-		--iodepth=16 --rw=randwrite --bs=4k --size="$size" \
-		--verify=crc32c --do_verify=1 --verify_fatal=1 "$@" \
-		>"/tmp/fio-$name.out" 2>&1
-	rc=$?
-	if [ $rc -ne 0 ] || ! grep -q 'err= 0' "/tmp/fio-$name.out"; then
-		sed 's/^/# /' "/tmp/fio-$name.out"
-		return 1
-	fi
-	return 0
-}
 
 fio_verify vda-libaio vda libaio 32M
 ok $? "fio crc32c randwrite+verify on vda (libaio): 0 errors"

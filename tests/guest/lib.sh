@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# TAP helpers for guest tests (busybox ash).  Source it, then:
+# Helpers for guest tests (busybox ash).  Source it, then:
 #   plan N;  ok COND-EXIT-STATUS "description";  is GOT WANT "description"
 # and end with `done_testing`, which exits non-zero if any test failed.
 
@@ -37,4 +37,20 @@ done_testing() {
 # the scheduler in brackets in /sys/block/DEV/queue/scheduler
 active_sched() {
 	sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$1/queue/scheduler"
+}
+
+# fio_verify NAME DEV ENGINE SIZE [fio options]: crc32c-verified random
+# writes then reads back; on failure, fio's report as TAP comments.
+fio_verify() {
+	name=$1 dev=$2 engine=$3 size=$4
+	shift 4
+	fio --name="$name" --filename="/dev/$dev" --direct=1 --ioengine="$engine" \
+		--iodepth=32 --rw=randwrite --bs=4k --size="$size" \
+		--verify=crc32c --do_verify=1 --verify_fatal=1 "$@" \
+		>"/tmp/fio-$name.out" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ] || ! grep -q 'err= 0' "/tmp/fio-$name.out"; then
+		sed 's/^/# /' "/tmp/fio-$name.out"
+		return 1
+	fi
 }

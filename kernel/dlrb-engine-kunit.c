@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the deadline-rb engine: sort order, merge lookups, expiry,
+ * batch cost accounting, writes_starved, wrap-around and hash resizing.
+ * The requests are bare struct requests with only what the engine reads.
+ */
+#include <kunit/test.h>
+#include <linux/blk-mq.h>
+#include <linux/module.h>
+
+#include "dlrb-engine.h"
+
+#define MS	NSEC_PER_MSEC
+
+struct dlrb_test {
+	struct dlrb_engine e;
+};
+
+static int dlrb_test_init(struct kunit *test)
+{
+	struct dlrb_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	KUNIT_ASSERT_EQ(test, dlrb_init(&t->e), 0);
+	test->priv = t;
+	return 0;
+}
+
+static void dlrb_test_exit(struct kunit *test)
+{
+	struct dlrb_test *t = test->priv;
+
+	dlrb_exit(&t->e);
+}
+
+static struct dlrb_engine *eng(struct kunit *test)
+{
+	return &((struct dlrb_test *)test->priv)->e;
+}
+
+/* A request of @sectors sectors at @pos, read or write. */
+static struct request *mkrq(struct kunit *test, enum dlrb_dir dir,
+			    sector_t pos, unsigned int sectors)
+{
+	struct request *rq = kunit_kzalloc(test, sizeof(*rq), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rq);
+	rq->cmd_flags = dir == DLRB_WRITE ? REQ_OP_WRITE : REQ_OP_READ;
+	rq->__sector = pos;
+	rq->__data_len = sectors << SECTOR_SHIFT;
+	INIT_LIST_HEAD(&rq->queuelist);
+	RB_CLEAR_NODE(&rq->rb_node);
+	dlrb_prepare(rq);
+	return rq;
+}
+
+static struct request *add(struct kunit *test, enum dlrb_dir dir, sector_t pos,
+			   unsigned int sectors, u64 now)
+{
+	struct request *rq = mkrq(test, dir, pos, sectors);
+
+	dlrb_add(eng(test), rq, true, now);
+	return rq;
+}
+
+/* Dispatch everything, returning how many requests came out. */
+static unsigned int drain(struct dlrb_engine *e, u64 now)
+{
+	unsigned int n = 0;
+
+	while (dlrb_dispatch(e, now))
+		n++;
+	return n;
+}
+
+static void dlrb_test_sector_order(struct kunit *test)
+{
+	static const sector_t pos[] = { 800, 80, 8000, 0, 16, 4000, 96, 2048 };
+	static const sector_t want[] = { 0, 16, 80, 96, 800, 2048, 4000, 8000 };
+	struct dlrb_engine *e = eng(test);
+	unsigned int i;
+
+	static_assert(ARRAY_SIZE(pos) == ARRAY_SIZE(want));
+	e->fifo_batch = DLRB_COST_MAX;	/* one batch for all */
+	for (i = 0; i < ARRAY_SIZE(pos); i++)
+		add(test, DLRB_READ, pos[i], 8, i);
+
+	/* should come out in ascending sector order, not insertion order */
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		struct request *rq = dlrb_dispatch(e, 10 * MS);
+
+		KUNIT_ASSERT_NOT_NULL(test, rq);
+		KUNIT_EXPECT_EQ(test, blk_rq_pos(rq), want[i]);
+	}
+	KUNIT_EXPECT_NULL(test, dlrb_dispatch(e, 10 * MS));
+	KUNIT_EXPECT_TRUE(test, dlrb_empty(e));
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].batches, 1ULL);
+}
+
+static void dlrb_test_front_merge_lookup(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	struct request *r = add(test, DLRB_READ, 100, 8, 0);
+	struct request *w = add(test, DLRB_WRITE, 200, 8, 0);
+
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_front(e, DLRB_READ, 100), r);
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_front(e, DLRB_WRITE, 200), w);
+	/* not the other direction's, not the middle of a request */
+	KUNIT_EXPECT_NULL(test, dlrb_find_front(e, DLRB_WRITE, 100));
+	KUNIT_EXPECT_NULL(test, dlrb_find_front(e, DLRB_READ, 104));
+
+	/* a bio of 8 sectors merged in front: the key moves to 92 */
+	r->__sector = 92;
+	r->__data_len += 8 << SECTOR_SHIFT;
+	dlrb_merged_front(e, r);
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_front(e, DLRB_READ, 92), r);
+	KUNIT_EXPECT_NULL(test, dlrb_find_front(e, DLRB_READ, 100));
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].merged_front, 1ULL);
+}
+
+static void dlrb_test_back_merge_lookup(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	struct request *a = add(test, DLRB_WRITE, 1000, 8, 0);
+	struct request *b = mkrq(test, DLRB_WRITE, 5000, 8);
+
+	dlrb_add(e, b, false, 0);	/* not mergeable: never hashed */
+
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, 1008), a);
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, 1000));
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, 5008));
+
+	/* a bio merged at the back: found by the new end, not the old */
+	a->__data_len += 8 << SECTOR_SHIFT;
+	dlrb_merged_back(e, a);
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, 1016), a);
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, 1008));
+
+	dlrb_remove(e, a);
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, 1016));
+	dlrb_remove(e, b);
+	KUNIT_EXPECT_TRUE(test, dlrb_empty(e));
+}
+
+static void dlrb_test_requests_merged(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	struct request *rq = add(test, DLRB_READ, 0, 8, 50 * MS);
+	struct request *next = add(test, DLRB_READ, 8, 8, 10 * MS);
+
+	/* next (earlier deadline) is merged into rq: rq inherits it */
+	rq->__data_len += 8 << SECTOR_SHIFT;
+	dlrb_requests_merged(e, rq, next);
+	KUNIT_EXPECT_EQ(test, rq->fifo_time, next->fifo_time);
+	KUNIT_EXPECT_PTR_EQ(test, list_first_entry(&e->fifo[DLRB_READ],
+						   struct request, queuelist), rq);
+	KUNIT_EXPECT_NULL(test, dlrb_find_front(e, DLRB_READ, 8));
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, 16), rq);
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].queued, 1U);
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].merged_rq, 1ULL);
+}
+
+static void dlrb_test_expiry_picks_fifo_head(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	struct request *old = add(test, DLRB_READ, 90000, 8, 0);
+	struct request *rq;
+
+	e->fifo_batch = 1;	/* one request per batch */
+	add(test, DLRB_READ, 10, 8, 1 * MS);
+
+	/* before the deadline: the sort decides, lowest sector first */
+	rq = dlrb_dispatch(e, 100 * MS);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(rq), 10ULL);
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].expired, 0ULL);
+
+	/* a new batch after read_expire (500 ms): the FIFO head goes first */
+	add(test, DLRB_READ, 20, 8, 2 * MS);
+	rq = dlrb_dispatch(e, 501 * MS);
+	KUNIT_EXPECT_PTR_EQ(test, rq, old);
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].expired, 1ULL);
+}
+
+/* How many requests one batch holds: dispatch until the batch closes. */
+static unsigned int batch_len(struct dlrb_engine *e, u64 now)
+{
+	unsigned int n = 0;
+
+	do {
+		if (!dlrb_dispatch(e, now))
+			break;
+		n++;
+	} while (e->batch_dir >= 0);
+	return n;
+}
+
+static void dlrb_test_contiguous_cost(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	unsigned int i;
+
+	/* 4 KiB back to back: one unit each, so 32 fit in fifo_batch 32 */
+	for (i = 0; i < 40; i++)
+		add(test, DLRB_READ, i * 8, 8, 0);
+	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 32U);
+	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 8U);
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].batches, 2ULL);
+}
+
+static void dlrb_test_large_contiguous_cost(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	unsigned int i;
+
+	/* 257 sectors round up to 2 units: 16 of them spend 32 */
+	for (i = 0; i < 20; i++)
+		add(test, DLRB_WRITE, i * 257, 257, 0);
+	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 16U);
+}
+
+static void dlrb_test_seek_cost(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	unsigned int i;
+
+	/*
+	 * 0 starts where the last dispatch ended (sector 0): 1 unit.  Every
+	 * other request seeks: 16 units.  1 + 16 + 16 >= 32: three requests.
+	 */
+	for (i = 0; i < 6; i++)
+		add(test, DLRB_READ, i * 1000, 8, 0);
+	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 3U);
+
+	/* the next batch starts with a seek: 16 + 16 >= 32, two requests */
+	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 2U);
+
+	/* a cheaper seek fits more: 32 / 4 = 8 seeks */
+	e->seek_cost = 4;
+	for (i = 0; i < 10; i++)
+		add(test, DLRB_READ, 100000 + i * 1000, 8, 0);
+	drain(e, 0);
+	for (i = 0; i < 10; i++)
+		add(test, DLRB_READ, 200000 + i * 1000, 8, 0);
+	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 8U);
+}
+
+static void dlrb_test_writes_starved(struct kunit *test)
+{
+	static const enum dlrb_dir want[] = {
+		DLRB_READ, DLRB_READ, DLRB_WRITE,
+		DLRB_READ, DLRB_READ, DLRB_WRITE,
+		DLRB_READ, DLRB_READ, DLRB_WRITE,
+	};
+	struct dlrb_engine *e = eng(test);
+	unsigned int i;
+
+	e->fifo_batch = 1;	/* one request per batch */
+	for (i = 0; i < 10; i++) {
+		add(test, DLRB_READ, i * 1000, 8, 0);
+		add(test, DLRB_WRITE, i * 1000 + 500, 8, 0);
+	}
+	/* reads are preferred until they have had writes_starved batches */
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		struct request *rq = dlrb_dispatch(e, 0);
+
+		KUNIT_ASSERT_NOT_NULL(test, rq);
+		KUNIT_EXPECT_EQ_MSG(test, dlrb_dir(rq), want[i], "dispatch %u", i);
+	}
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_WRITE].starved, 3ULL);
+
+	/* writes_starved 0: a waiting write goes first every time */
+	drain(e, 0);
+	e->writes_starved = 0;
+	add(test, DLRB_READ, 0, 8, 0);
+	add(test, DLRB_WRITE, 8, 8, 0);
+	KUNIT_EXPECT_EQ(test, dlrb_dir(dlrb_dispatch(e, 0)), DLRB_WRITE);
+	KUNIT_EXPECT_EQ(test, dlrb_dir(dlrb_dispatch(e, 0)), DLRB_READ);
+}
+
+static void dlrb_test_writes_only(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+
+	/* with no reads queued, writes need no starvation to go */
+	add(test, DLRB_WRITE, 64, 8, 0);
+	add(test, DLRB_WRITE, 0, 8, 0);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 0)), 0ULL);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 0)), 64ULL);
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_WRITE].starved, 0ULL);
+}
+
+static void dlrb_test_wrap_around(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+
+	/* dispatch one request ending at 250; with nothing above, the batch ends */
+	add(test, DLRB_READ, 242, 8, 0);
+	KUNIT_ASSERT_NOT_NULL(test, dlrb_dispatch(e, 0));
+	KUNIT_EXPECT_LT(test, e->batch_dir, 0);
+
+	add(test, DLRB_READ, 100, 8, 0);
+	add(test, DLRB_READ, 200, 8, 0);
+	add(test, DLRB_READ, 300, 8, 0);
+	e->fifo_batch = DLRB_COST_MAX;
+	/* the batch starts at or after 250; from the top it wraps to 100 */
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 0)), 300ULL);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 0)), 100ULL);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 0)), 200ULL);
+}
+
+static void dlrb_test_batch_takes_new_arrival(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+
+	e->fifo_batch = DLRB_COST_MAX;
+	add(test, DLRB_READ, 0, 8, 0);
+	add(test, DLRB_READ, 1000, 8, 0);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 0)), 0ULL);
+	/* arrives between the last dispatched and the batch's next: next */
+	add(test, DLRB_READ, 8, 8, 0);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 0)), 8ULL);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 0)), 1000ULL);
+}
+
+static void dlrb_test_dispatch_list_first(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	struct request *head = mkrq(test, DLRB_WRITE, 4096, 8);
+	struct request *tail = mkrq(test, DLRB_READ, 8192, 8);
+
+	add(test, DLRB_READ, 0, 8, 0);
+	dlrb_add_dispatch(e, tail, false);
+	dlrb_add_dispatch(e, head, true);
+	KUNIT_EXPECT_FALSE(test, dlrb_empty(e));
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_dispatch(e, 0), head);
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_dispatch(e, 0), tail);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 0)), 0ULL);
+	KUNIT_EXPECT_TRUE(test, dlrb_empty(e));
+}
+
+static void dlrb_test_hash_resize_live(struct kunit *test)
+{
+	static const u32 shifts[] = { 4, 20, 10, 4 };
+	struct dlrb_engine *e = eng(test);
+	const unsigned int nr = 200;
+	struct request **rqs = kunit_kcalloc(test, nr, sizeof(*rqs), GFP_KERNEL);
+	unsigned int i, s;
+
+	KUNIT_ASSERT_NOT_NULL(test, rqs);
+	for (i = 0; i < nr; i++)
+		rqs[i] = add(test, i % 2 ? DLRB_WRITE : DLRB_READ, i * 64, 8, 0);
+
+	for (s = 0; s < ARRAY_SIZE(shifts); s++) {
+		struct hlist_head *table = dlrb_hash_alloc(shifts[s]);
+		unsigned int found = 0;
+
+		KUNIT_ASSERT_NOT_NULL(test, table);
+		dlrb_hash_free(dlrb_hash_swap(e, table, shifts[s]));
+		KUNIT_EXPECT_EQ(test, e->hash_shift, shifts[s]);
+		/* every live entry moved, and is found by its end sector */
+		for (i = 0; i < nr; i++)
+			found += dlrb_find_back(e, i * 64 + 8) == rqs[i];
+		KUNIT_EXPECT_EQ_MSG(test, found, nr, "after resize to shift %u", shifts[s]);
+	}
+	KUNIT_EXPECT_EQ(test, drain(e, 0), nr);
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, 8));
+}
+
+static void dlrb_test_counters(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	struct request *rq = add(test, DLRB_READ, 0, 8, 0);
+
+	add(test, DLRB_WRITE, 0, 8, 0);
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].inserted, 1ULL);
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_WRITE].queued, 1U);
+
+	/* a requeued request comes back, but counts as inserted once */
+	dlrb_remove(e, rq);
+	dlrb_add(e, rq, true, 0);
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].inserted, 1ULL);
+	KUNIT_EXPECT_EQ(test, drain(e, 0), 2U);
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].dispatched, 1ULL);
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_WRITE].dispatched, 1ULL);
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].queued, 0U);
+}
+
+/* Random inserts, merges and dispatches: never idle while work is queued. */
+static void dlrb_test_never_idle_with_work(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	unsigned int i, queued = 0, out = 0;
+	u32 x = 12345;
+
+	e->fifo_batch = 8;
+	for (i = 0; i < 2000; i++) {
+		u64 now = (u64)i * MS;
+
+		x = x * 1103515245 + 12345;	/* any cheap, fixed sequence */
+		if ((x >> 16) % 3) {
+			add(test, (x >> 8) & 1 ? DLRB_WRITE : DLRB_READ,
+			    (x >> 12) % 100000, 8 << ((x >> 4) % 4), now);
+			queued++;
+		} else if (!dlrb_empty(e)) {
+			KUNIT_ASSERT_NOT_NULL(test, dlrb_dispatch(e, now));
+			out++;
+		}
+	}
+	out += drain(e, 3000 * MS);
+	KUNIT_EXPECT_EQ(test, out, queued);
+	KUNIT_EXPECT_TRUE(test, dlrb_empty(e));
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].queued + e->stats[DLRB_WRITE].queued, 0U);
+}
+
+static struct kunit_case dlrb_engine_cases[] = {
+	KUNIT_CASE(dlrb_test_sector_order),
+	KUNIT_CASE(dlrb_test_front_merge_lookup),
+	KUNIT_CASE(dlrb_test_back_merge_lookup),
+	KUNIT_CASE(dlrb_test_requests_merged),
+	KUNIT_CASE(dlrb_test_expiry_picks_fifo_head),
+	KUNIT_CASE(dlrb_test_contiguous_cost),
+	KUNIT_CASE(dlrb_test_large_contiguous_cost),
+	KUNIT_CASE(dlrb_test_seek_cost),
+	KUNIT_CASE(dlrb_test_writes_starved),
+	KUNIT_CASE(dlrb_test_writes_only),
+	KUNIT_CASE(dlrb_test_wrap_around),
+	KUNIT_CASE(dlrb_test_batch_takes_new_arrival),
+	KUNIT_CASE(dlrb_test_dispatch_list_first),
+	KUNIT_CASE(dlrb_test_hash_resize_live),
+	KUNIT_CASE(dlrb_test_counters),
+	KUNIT_CASE(dlrb_test_never_idle_with_work),
+	{}
+};
+
+static struct kunit_suite dlrb_engine_suite = {
+	.name = "deadline-rb-engine",
+	.init = dlrb_test_init,
+	.exit = dlrb_test_exit,
+	.test_cases = dlrb_engine_cases,
+};
+
+kunit_test_suite(dlrb_engine_suite);
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit tests for the deadline-rb engine");

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * deadline-rb engine: the scheduling policy of the deadline-rb I/O
+ * scheduler, free of blk-mq calls so that it can be unit-tested with KUnit
+ * and compiled and benchmarked on the host against tools/lib/rbtree.c.
+ *
+ * Requests are present on both sort[] and fifo[] of their direction, and on
+ * the back-merge hash while mergeable, from dlrb_add() until dlrb_remove();
+ * requests on the dispatch list are on nothing else.  The caller serialises
+ * all calls on one engine (the glue holds its spinlock).  Time is a number
+ * passed in by the caller, in nanoseconds.
+ */
+#ifndef _DLRB_ENGINE_H
+#define _DLRB_ENGINE_H
+
+#include <linux/blk-mq.h>
+#include <linux/list.h>
+#include <linux/rbtree.h>
+#include <linux/types.h>
+
+enum dlrb_dir {
+	DLRB_READ,
+	DLRB_WRITE,
+	DLRB_NR_DIRS,
+};
+
+/* Tunables: defaults and accepted ranges (DESIGN.md §3.3). */
+#define DLRB_READ_EXPIRE_MS	500	/* a read should start within this */
+#define DLRB_WRITE_EXPIRE_MS	5000	/* a write should start within this */
+#define DLRB_EXPIRE_MIN_MS	1
+#define DLRB_EXPIRE_MAX_MS	600000
+#define DLRB_WRITES_STARVED	2	/* read batches while writes wait */
+#define DLRB_WRITES_STARVED_MAX	1000
+#define DLRB_FIFO_BATCH		32	/* cost units per batch */
+#define DLRB_SEEK_COST		16	/* cost units of a seek in a batch */
+#define DLRB_COST_MIN		1
+#define DLRB_COST_MAX		65536
+#define DLRB_HASH_SHIFT		10	/* log2 of back-merge hash buckets */
+#define DLRB_HASH_SHIFT_MIN	4
+#define DLRB_HASH_SHIFT_MAX	20
+
+/* A contiguous request costs one unit per this many sectors, rounded up. */
+#define DLRB_SECTORS_PER_UNIT	256
+
+/* Counters, per direction; read under the caller's lock. */
+struct dlrb_stats {
+	u64 inserted;		/* requests added to the sort */
+	u64 merged_front;	/* bios merged in front of a request */
+	u64 merged_back;	/* bios merged at the back of a request */
+	u64 merged_rq;		/* requests merged into another request */
+	u64 dispatched;		/* requests handed to the driver */
+	u64 expired;		/* ... of which past their deadline */
+	u64 batches;		/* batches started */
+	u64 starved;		/* write batches forced by writes_starved */
+	u32 queued;		/* requests in the sort now */
+};
+
+/*
+ * What the engine keeps in the three pointers struct request reserves for
+ * I/O schedulers (rq->elv; in 6.1 the core never reads them, and only bfq
+ * uses elv.icq).  The back-merge hash links through here, not through
+ * rq->hash: the elevator core moves rq->hash into its own fixed 64-bucket
+ * table after every back merge (elv_rqhash_reposition()), which would steal
+ * entries from ours.
+ */
+struct dlrb_rq {
+	struct hlist_node hash;	/* back-merge hash, keyed by end sector */
+	unsigned long flags;	/* DLRB_RQ_* */
+};
+
+#define DLRB_RQ_COUNTED	BIT(0)	/* counted in stats.inserted */
+
+static inline struct dlrb_rq *dlrb_rq(struct request *rq)
+{
+	BUILD_BUG_ON(sizeof(struct dlrb_rq) > sizeof(rq->elv));
+	return (struct dlrb_rq *)&rq->elv;
+}
+
+struct dlrb_engine {
+	/*
+	 * run time data
+	 */
+	struct rb_root sort[DLRB_NR_DIRS];	/* by start sector */
+	struct list_head fifo[DLRB_NR_DIRS];	/* by deadline */
+	struct list_head dispatch;	/* served first, in order */
+	struct hlist_head *hash;	/* 1 << hash_shift buckets */
+
+	int batch_dir;			/* direction of the open batch, or -1 */
+	int batch_budget;		/* cost units left in the open batch */
+	struct request *batch_next;	/* where the open batch goes on */
+	sector_t last_end;		/* sector after the last dispatched */
+	unsigned int starved;		/* read batches in a row, writes waiting */
+
+	struct dlrb_stats stats[DLRB_NR_DIRS];
+
+	/*
+	 * settings that change how the i/o scheduler behaves
+	 */
+	u32 expire_ms[DLRB_NR_DIRS];
+	u32 writes_starved;
+	u32 fifo_batch;
+	u32 seek_cost;
+	u32 hash_shift;
+	u32 front_merges;		/* 0 or 1 */
+};
+
+static inline enum dlrb_dir dlrb_dir(struct request *rq)
+{
+	return rq_data_dir(rq) == WRITE ? DLRB_WRITE : DLRB_READ;
+}
+
+static inline sector_t dlrb_end(struct request *rq)
+{
+	return blk_rq_pos(rq) + blk_rq_sectors(rq);
+}
+
+int dlrb_init(struct dlrb_engine *e);
+void dlrb_exit(struct dlrb_engine *e);
+bool dlrb_empty(const struct dlrb_engine *e);
+
+void dlrb_prepare(struct request *rq);
+void dlrb_add(struct dlrb_engine *e, struct request *rq, bool mergeable, u64 now);
+void dlrb_add_dispatch(struct dlrb_engine *e, struct request *rq, bool at_head);
+void dlrb_remove(struct dlrb_engine *e, struct request *rq);
+struct request *dlrb_dispatch(struct dlrb_engine *e, u64 now);
+
+struct request *dlrb_find_back(struct dlrb_engine *e, sector_t end);
+struct request *dlrb_find_front(struct dlrb_engine *e, enum dlrb_dir dir, sector_t pos);
+void dlrb_hash_del(struct request *rq);
+void dlrb_merged_front(struct dlrb_engine *e, struct request *rq);
+void dlrb_merged_back(struct dlrb_engine *e, struct request *rq);
+void dlrb_requests_merged(struct dlrb_engine *e, struct request *rq,
+			  struct request *next);
+
+struct hlist_head *dlrb_hash_alloc(u32 shift);
+struct hlist_head *dlrb_hash_swap(struct dlrb_engine *e, struct hlist_head *table,
+				  u32 shift);
+void dlrb_hash_free(struct hlist_head *table);
+
+#endif /* _DLRB_ENGINE_H */

@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * deadline-rb: a deadline I/O scheduler whose sort lists are red-black trees,
+ * after Jens Axboe's 2002 "deadline-ioscheduler rb-tree sort", with every
+ * knob that scheduler hard-coded made a per-queue sysfs attribute.
+ *
+ * This file is the blk-mq glue: elevator ops, locking, sysfs and debugfs.
+ * The policy itself lives in dlrb-engine.c.
+ */
+#include <linux/blkdev.h>
+#include <linux/blk-mq.h>
+#include <linux/ctype.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/timekeeping.h>
+#include <trace/events/block.h>
+
+#include "elevator.h"
+#include "blk.h"
+#include "blk-mq.h"
+#include "blk-mq-debugfs.h"
+#include "blk-mq-sched.h"
+
+#include "dlrb-engine.h"
+
+struct dlrb_data {
+	/*
+	 * run time data, and the settings in e.*, all under lock
+	 */
+	struct dlrb_engine e;
+	spinlock_t lock;			/* protects e */
+
+	atomic64_t completed[DLRB_NR_DIRS];	/* counted requests freed */
+	atomic64_t requeued[DLRB_NR_DIRS];	/* handed back by the driver */
+};
+
+static u64 dlrb_now(void)
+{
+	return ktime_get_ns();
+}
+
+/*
+ * init / exit
+ */
+static int dlrb_init_sched(struct request_queue *q, struct elevator_type *et)
+{
+	struct elevator_queue *eq;
+	struct dlrb_data *dd;
+	int ret = -ENOMEM;
+
+	eq = elevator_alloc(q, et);
+	if (!eq)
+		return ret;
+
+	dd = kzalloc_node(sizeof(*dd), GFP_KERNEL, q->node);
+	if (!dd)
+		goto err_eq;
+
+	ret = dlrb_init(&dd->e);
+	if (ret)
+		goto err_dd;
+	spin_lock_init(&dd->lock);
+	eq->elevator_data = dd;
+
+	/* One sort for the whole queue: dispatch queue-wide, not per hctx. */
+	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
+
+	q->elevator = eq;
+	return 0;
+
+err_dd:
+	kfree(dd);
+err_eq:
+	kobject_put(&eq->kobj);
+	return ret;
+}
+
+static void dlrb_exit_sched(struct elevator_queue *eq)
+{
+	struct dlrb_data *dd = eq->elevator_data;
+	enum dlrb_dir dir;
+
+	WARN_ON_ONCE(!dlrb_empty(&dd->e));
+	for (dir = DLRB_READ; dir < DLRB_NR_DIRS; dir++)
+		WARN_ONCE(dd->e.stats[dir].inserted != atomic64_read(&dd->completed[dir]),
+			  "deadline-rb: %s: %llu inserted, %lld completed\n",
+			  dir == DLRB_READ ? "read" : "write",
+			  dd->e.stats[dir].inserted,
+			  (long long)atomic64_read(&dd->completed[dir]));
+
+	dlrb_exit(&dd->e);
+	kfree(dd);
+}
+
+/*
+ * merges
+ */
+
+/* Look up a request that @bio can be merged into: back merges through our
+ * hash, front merges through the sort.  The elevator core has already tried
+ * q->last_merge and its own hash.
+ */
+static int dlrb_request_merge(struct request_queue *q, struct request **rqp,
+			      struct bio *bio)
+{
+	struct dlrb_data *dd = q->elevator->elevator_data;
+	struct request *rq;
+
+	lockdep_assert_held(&dd->lock);
+
+	while ((rq = dlrb_find_back(&dd->e, bio->bi_iter.bi_sector))) {
+		/* A request that became unmergeable leaves the hash lazily. */
+		if (!rq_mergeable(rq)) {
+			dlrb_hash_del(rq);
+			continue;
+		}
+		if (!elv_bio_merge_ok(rq, bio))
+			break;
+		*rqp = rq;
+		if (blk_discard_mergable(rq))
+			return ELEVATOR_DISCARD_MERGE;
+		return ELEVATOR_BACK_MERGE;
+	}
+
+	if (!dd->e.front_merges)
+		return ELEVATOR_NO_MERGE;
+
+	rq = dlrb_find_front(&dd->e, bio_data_dir(bio) == WRITE ? DLRB_WRITE : DLRB_READ,
+			     bio_end_sector(bio));
+	if (rq && elv_bio_merge_ok(rq, bio)) {
+		*rqp = rq;
+		if (blk_discard_mergable(rq))
+			return ELEVATOR_DISCARD_MERGE;
+		return ELEVATOR_FRONT_MERGE;
+	}
+	return ELEVATOR_NO_MERGE;
+}
+
+static bool dlrb_bio_merge(struct request_queue *q, struct bio *bio,
+			   unsigned int nr_segs)
+{
+	struct dlrb_data *dd = q->elevator->elevator_data;
+	struct request *free = NULL;
+	bool ret;
+
+	spin_lock(&dd->lock);
+	ret = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
+	spin_unlock(&dd->lock);
+
+	if (free)
+		blk_mq_free_request(free);
+	return ret;
+}
+
+/* A bio went into @rq: @type says which end of it moved. */
+static void dlrb_request_merged(struct request_queue *q, struct request *rq,
+				enum elv_merge type)
+{
+	struct dlrb_data *dd = q->elevator->elevator_data;
+
+	lockdep_assert_held(&dd->lock);
+
+	if (type == ELEVATOR_FRONT_MERGE)
+		dlrb_merged_front(&dd->e, rq);
+	else if (type == ELEVATOR_BACK_MERGE)
+		dlrb_merged_back(&dd->e, rq);
+}
+
+/* Take @rq off everything that may point at it: it leaves the scheduler. */
+static void dlrb_forget(struct request_queue *q, struct request *rq)
+{
+	elv_rqhash_del(q, rq);
+	if (q->last_merge == rq)
+		q->last_merge = NULL;
+}
+
+/* @next was merged into @rq and is about to be freed. */
+static void dlrb_merged_requests(struct request_queue *q, struct request *rq,
+				 struct request *next)
+{
+	struct dlrb_data *dd = q->elevator->elevator_data;
+
+	lockdep_assert_held(&dd->lock);
+
+	dlrb_requests_merged(&dd->e, rq, next);
+	dlrb_forget(q, next);
+}
+
+/*
+ * insert / dispatch
+ */
+static void dlrb_insert_request(struct request_queue *q, struct dlrb_data *dd,
+				struct request *rq, bool at_head,
+				struct list_head *free)
+{
+	lockdep_assert_held(&dd->lock);
+
+	/* Outside the sort: served first, in the order given. */
+	if (at_head || blk_rq_is_passthrough(rq)) {
+		dlrb_add_dispatch(&dd->e, rq, at_head);
+		return;
+	}
+
+	if (blk_mq_sched_try_insert_merge(q, rq, free))
+		return;
+
+	trace_block_rq_insert(rq);
+	dlrb_add(&dd->e, rq, rq_mergeable(rq), dlrb_now());
+	if (rq_mergeable(rq) && !q->last_merge)
+		q->last_merge = rq;
+}
+
+static void dlrb_insert_requests(struct blk_mq_hw_ctx *hctx,
+				 struct list_head *list, bool at_head)
+{
+	struct request_queue *q = hctx->queue;
+	struct dlrb_data *dd = q->elevator->elevator_data;
+	LIST_HEAD(free);
+
+	spin_lock(&dd->lock);
+	while (!list_empty(list)) {
+		struct request *rq;
+
+		rq = list_first_entry(list, struct request, queuelist);
+		list_del_init(&rq->queuelist);
+		dlrb_insert_request(q, dd, rq, at_head, &free);
+	}
+	spin_unlock(&dd->lock);
+
+	blk_mq_free_requests(&free);
+}
+
+static struct request *dlrb_dispatch_request(struct blk_mq_hw_ctx *hctx)
+{
+	struct request_queue *q = hctx->queue;
+	struct dlrb_data *dd = q->elevator->elevator_data;
+	struct request *rq;
+
+	spin_lock(&dd->lock);
+	rq = dlrb_dispatch(&dd->e, dlrb_now());
+	if (rq) {
+		dlrb_forget(q, rq);
+		rq->rq_flags |= RQF_STARTED;
+	}
+	spin_unlock(&dd->lock);
+
+	return rq;
+}
+
+static bool dlrb_has_work(struct blk_mq_hw_ctx *hctx)
+{
+	struct dlrb_data *dd = hctx->queue->elevator->elevator_data;
+
+	/* Unlocked peek, as mq-deadline's: a stale answer only costs a rerun. */
+	return !list_empty_careful(&dd->e.dispatch) ||
+	       !list_empty_careful(&dd->e.fifo[DLRB_READ]) ||
+	       !list_empty_careful(&dd->e.fifo[DLRB_WRITE]);
+}
+
+/*
+ * per-request hooks
+ */
+static void dlrb_prepare_request(struct request *rq)
+{
+	dlrb_prepare(rq);
+}
+
+/* Called for every prepared request when it is freed, completed or not. */
+static void dlrb_finish_request(struct request *rq)
+{
+	struct dlrb_data *dd = rq->q->elevator->elevator_data;
+
+	/* Requests the core never inserted (they bypassed us) are not ours. */
+	if (dlrb_rq(rq)->flags & DLRB_RQ_COUNTED)
+		atomic64_inc(&dd->completed[dlrb_dir(rq)]);
+}
+
+/* The driver gave @rq back; the core will insert it again, at the head. */
+static void dlrb_requeue_request(struct request *rq)
+{
+	struct dlrb_data *dd = rq->q->elevator->elevator_data;
+
+	atomic64_inc(&dd->requeued[dlrb_dir(rq)]);
+}
+
+/*
+ * sysfs: values are decimal, in the units of DESIGN.md §3.3.  Unlike
+ * mq-deadline, which clamps, a value out of range is refused with -EINVAL
+ * (-ERANGE when it does not fit in 32 bits) and the old one stays.
+ */
+static int dlrb_parse(const char *page, u32 min, u32 max, u32 *val)
+{
+	u32 v;
+	int ret;
+
+	/* kstrtou32() would take a leading '+' and skip nothing else. */
+	if (!isdigit(page[0]))
+		return -EINVAL;
+	ret = kstrtou32(page, 10, &v);
+	if (ret)
+		return ret;
+	if (v < min || v > max)
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+/* Parse, then set under the lock: dispatch reads the settings under it. */
+static ssize_t dlrb_store(struct elevator_queue *eq, const char *page,
+			  size_t count, u32 min, u32 max, u32 *field)
+{
+	struct dlrb_data *dd = eq->elevator_data;
+	u32 val;
+	int ret;
+
+	ret = dlrb_parse(page, min, max, &val);
+	if (ret)
+		return ret;
+	spin_lock(&dd->lock);
+	*field = val;
+	spin_unlock(&dd->lock);
+	return count;
+}
+
+#define DLRB_ATTR_RW(name, field, min, max)				\
+static u32 *dlrb_##name##_ptr(struct elevator_queue *eq)		\
+{									\
+	struct dlrb_data *dd = eq->elevator_data;			\
+									\
+	return &dd->e.field;						\
+}									\
+static ssize_t dlrb_##name##_show(struct elevator_queue *eq, char *page) \
+{									\
+	return sysfs_emit(page, "%u\n", READ_ONCE(*dlrb_##name##_ptr(eq))); \
+}									\
+static ssize_t dlrb_##name##_store(struct elevator_queue *eq,		\
+				   const char *page, size_t count)	\
+{									\
+	return dlrb_store(eq, page, count, min, max, dlrb_##name##_ptr(eq)); \
+}
+
+DLRB_ATTR_RW(read_expire, expire_ms[DLRB_READ], DLRB_EXPIRE_MIN_MS, DLRB_EXPIRE_MAX_MS)
+DLRB_ATTR_RW(write_expire, expire_ms[DLRB_WRITE], DLRB_EXPIRE_MIN_MS, DLRB_EXPIRE_MAX_MS)
+DLRB_ATTR_RW(writes_starved, writes_starved, 0, DLRB_WRITES_STARVED_MAX)
+DLRB_ATTR_RW(fifo_batch, fifo_batch, DLRB_COST_MIN, DLRB_COST_MAX)
+DLRB_ATTR_RW(seek_cost, seek_cost, DLRB_COST_MIN, DLRB_COST_MAX)
+DLRB_ATTR_RW(front_merges, front_merges, 0, 1)
+#undef DLRB_ATTR_RW
+
+static ssize_t dlrb_hash_shift_show(struct elevator_queue *eq, char *page)
+{
+	struct dlrb_data *dd = eq->elevator_data;
+
+	return sysfs_emit(page, "%u\n", READ_ONCE(dd->e.hash_shift));
+}
+
+/*
+ * Resize the back-merge hash under live I/O: allocate outside the lock,
+ * move every entry under it, free the old table after.  The elevator core
+ * serialises stores (e->sysfs_lock), so two resizes never race.
+ */
+static ssize_t dlrb_hash_shift_store(struct elevator_queue *eq,
+				     const char *page, size_t count)
+{
+	struct dlrb_data *dd = eq->elevator_data;
+	struct hlist_head *table;
+	u32 shift;
+	int ret;
+
+	ret = dlrb_parse(page, DLRB_HASH_SHIFT_MIN, DLRB_HASH_SHIFT_MAX, &shift);
+	if (ret)
+		return ret;
+	if (shift == READ_ONCE(dd->e.hash_shift))
+		return count;
+
+	table = dlrb_hash_alloc(shift);
+	if (!table)
+		return -ENOMEM;
+	spin_lock(&dd->lock);
+	table = dlrb_hash_swap(&dd->e, table, shift);
+	spin_unlock(&dd->lock);
+	dlrb_hash_free(table);
+	return count;
+}
+
+#define DLRB_ATTR(name) \
+	__ATTR(name, 0644, dlrb_##name##_show, dlrb_##name##_store)
+
+static struct elv_fs_entry dlrb_attrs[] = {
+	DLRB_ATTR(read_expire),
+	DLRB_ATTR(write_expire),
+	DLRB_ATTR(writes_starved),
+	DLRB_ATTR(fifo_batch),
+	DLRB_ATTR(seek_cost),
+	DLRB_ATTR(hash_shift),
+	DLRB_ATTR(front_merges),
+	__ATTR_NULL
+};
+
+#undef DLRB_ATTR
+
+/*
+ * debugfs: /sys/kernel/debug/block/<dev>/sched/
+ */
+#ifdef CONFIG_BLK_DEBUG_FS
+static void dlrb_stat_line(struct seq_file *m, const char *name, u64 r, u64 w)
+{
+	seq_printf(m, "%-12s %llu %llu\n", name, r, w);
+}
+
+/* One line per counter: its name, then the read and the write value. */
+static int dlrb_stats_show(void *data, struct seq_file *m)
+{
+	struct request_queue *q = data;
+	struct dlrb_data *dd = q->elevator->elevator_data;
+	struct dlrb_stats r, w;
+
+	spin_lock(&dd->lock);
+	r = dd->e.stats[DLRB_READ];
+	w = dd->e.stats[DLRB_WRITE];
+	spin_unlock(&dd->lock);
+
+	dlrb_stat_line(m, "inserted", r.inserted, w.inserted);
+	dlrb_stat_line(m, "merged_front", r.merged_front, w.merged_front);
+	dlrb_stat_line(m, "merged_back", r.merged_back, w.merged_back);
+	dlrb_stat_line(m, "merged_rq", r.merged_rq, w.merged_rq);
+	dlrb_stat_line(m, "dispatched", r.dispatched, w.dispatched);
+	dlrb_stat_line(m, "expired", r.expired, w.expired);
+	dlrb_stat_line(m, "batches", r.batches, w.batches);
+	dlrb_stat_line(m, "starved", r.starved, w.starved);
+	dlrb_stat_line(m, "queued", r.queued, w.queued);
+	dlrb_stat_line(m, "completed", atomic64_read(&dd->completed[DLRB_READ]),
+		       atomic64_read(&dd->completed[DLRB_WRITE]));
+	dlrb_stat_line(m, "requeued", atomic64_read(&dd->requeued[DLRB_READ]),
+		       atomic64_read(&dd->requeued[DLRB_WRITE]));
+	return 0;
+}
+
+static int dlrb_batching_show(void *data, struct seq_file *m)
+{
+	struct request_queue *q = data;
+	struct dlrb_data *dd = q->elevator->elevator_data;
+	int dir, budget;
+
+	spin_lock(&dd->lock);
+	dir = dd->e.batch_dir;
+	budget = dd->e.batch_budget;
+	spin_unlock(&dd->lock);
+
+	if (dir < 0)
+		seq_puts(m, "none\n");
+	else
+		seq_printf(m, "%s %d\n", dir == DLRB_READ ? "read" : "write", budget);
+	return 0;
+}
+
+static int dlrb_starved_show(void *data, struct seq_file *m)
+{
+	struct request_queue *q = data;
+	struct dlrb_data *dd = q->elevator->elevator_data;
+
+	seq_printf(m, "%u\n", READ_ONCE(dd->e.starved));
+	return 0;
+}
+
+static int dlrb_queued_show(void *data, struct seq_file *m)
+{
+	struct request_queue *q = data;
+	struct dlrb_data *dd = q->elevator->elevator_data;
+	u32 r, w;
+
+	spin_lock(&dd->lock);
+	r = dd->e.stats[DLRB_READ].queued;
+	w = dd->e.stats[DLRB_WRITE].queued;
+	spin_unlock(&dd->lock);
+
+	seq_printf(m, "%u %u\n", r, w);
+	return 0;
+}
+
+#define DLRB_DEBUGFS_LIST(name, head)					\
+static struct list_head *dlrb_##name##_head(struct seq_file *m)		\
+{									\
+	struct request_queue *q = m->private;				\
+	struct dlrb_data *dd = q->elevator->elevator_data;		\
+									\
+	return &dd->e.head;						\
+}									\
+static void *dlrb_##name##_start(struct seq_file *m, loff_t *pos)	\
+	__acquires(&dd->lock)						\
+{									\
+	struct request_queue *q = m->private;				\
+	struct dlrb_data *dd = q->elevator->elevator_data;		\
+									\
+	spin_lock(&dd->lock);						\
+	return seq_list_start(dlrb_##name##_head(m), *pos);		\
+}									\
+static void *dlrb_##name##_next(struct seq_file *m, void *v, loff_t *pos) \
+{									\
+	return seq_list_next(v, dlrb_##name##_head(m), pos);		\
+}									\
+static void dlrb_##name##_stop(struct seq_file *m, void *v)		\
+	__releases(&dd->lock)						\
+{									\
+	struct request_queue *q = m->private;				\
+	struct dlrb_data *dd = q->elevator->elevator_data;		\
+									\
+	spin_unlock(&dd->lock);						\
+}									\
+static const struct seq_operations dlrb_##name##_seq_ops = {		\
+	.start	= dlrb_##name##_start,					\
+	.next	= dlrb_##name##_next,					\
+	.stop	= dlrb_##name##_stop,					\
+	.show	= blk_mq_debugfs_rq_show,				\
+}
+
+DLRB_DEBUGFS_LIST(read_fifo, fifo[DLRB_READ]);
+DLRB_DEBUGFS_LIST(write_fifo, fifo[DLRB_WRITE]);
+DLRB_DEBUGFS_LIST(dispatch, dispatch);
+#undef DLRB_DEBUGFS_LIST
+
+static const struct blk_mq_debugfs_attr dlrb_queue_debugfs_attrs[] = {
+	{"stats", 0400, dlrb_stats_show},
+	{"queued", 0400, dlrb_queued_show},
+	{"batching", 0400, dlrb_batching_show},
+	{"starved", 0400, dlrb_starved_show},
+	{"read_fifo_list", 0400, .seq_ops = &dlrb_read_fifo_seq_ops},
+	{"write_fifo_list", 0400, .seq_ops = &dlrb_write_fifo_seq_ops},
+	{"dispatch", 0400, .seq_ops = &dlrb_dispatch_seq_ops},
+	{},
+};
+#endif /* CONFIG_BLK_DEBUG_FS */
+
+static struct elevator_type dlrb_sched = {
+	.ops = {
+		.insert_requests	= dlrb_insert_requests,
+		.dispatch_request	= dlrb_dispatch_request,
+		.prepare_request	= dlrb_prepare_request,
+		.finish_request		= dlrb_finish_request,
+		.requeue_request	= dlrb_requeue_request,
+		.next_request		= elv_rb_latter_request,
+		.former_request		= elv_rb_former_request,
+		.bio_merge		= dlrb_bio_merge,
+		.request_merge		= dlrb_request_merge,
+		.request_merged		= dlrb_request_merged,
+		.requests_merged	= dlrb_merged_requests,
+		.has_work		= dlrb_has_work,
+		.init_sched		= dlrb_init_sched,
+		.exit_sched		= dlrb_exit_sched,
+	},
+#ifdef CONFIG_BLK_DEBUG_FS
+	.queue_debugfs_attrs = dlrb_queue_debugfs_attrs,
+#endif
+	.elevator_attrs = dlrb_attrs,
+	.elevator_name = "deadline-rb",
+	.elevator_owner = THIS_MODULE,
+};
+MODULE_ALIAS("deadline-rb-iosched");
+
+static int __init dlrb_module_init(void)
+{
+	return elv_register(&dlrb_sched);
+}
+
+static void __exit dlrb_module_exit(void)
+{
+	elv_unregister(&dlrb_sched);
+}
+
+module_init(dlrb_module_init);
+module_exit(dlrb_module_exit);
+
+MODULE_AUTHOR("deadline-rb developers, after Jens Axboe");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Deadline I/O scheduler with rbtree sort and per-queue tunables");

@@ -1,0 +1,123 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# deadline-rb under I/O: verified data, scheduler and tunable changes while
+# I/O runs, module reference counting, autoload by name, load/unload cycles.
+. /tests/guest/lib.sh
+
+plan 15
+
+
+# --- autoload: the name alone loads the module ---
+[ ! -d /sys/module/deadline_rb ]
+ok $? "deadline-rb is not loaded at boot"
+echo deadline-rb >/sys/block/vda/queue/scheduler
+ok $? "writing deadline-rb to vda's queue/scheduler succeeds"
+[ -d /sys/module/deadline_rb ] && [ "$(active_sched vda)" = deadline-rb ]
+ok $? "the module was loaded on demand and is active on vda"
+echo deadline-rb >/sys/block/nullb0/queue/scheduler
+
+# --- verified I/O ---
+fio_verify vda vda libaio 48M
+ok $? "fio crc32c verify on vda under deadline-rb: 0 errors"
+fio_verify nullb0 nullb0 io_uring 128M
+ok $? "fio crc32c verify on memory-backed nullb0 under deadline-rb: 0 errors"
+
+# --- rmmod while in use ---
+rmmod deadline_rb 2>/dev/null
+[ $? -ne 0 ] && [ -d /sys/module/deadline_rb ]
+ok $? "rmmod is refused while queues use deadline-rb"
+
+# --- flip schedulers and every tunable while verified I/O runs ---
+flipper() {
+	i=0
+	while [ ! -e /tmp/stop ]; do
+		for dev in vda nullb0; do
+			Q=/sys/block/$dev/queue
+			case $((i % 4)) in
+			0) echo mq-deadline >$Q/scheduler ;;
+			1) echo none >$Q/scheduler ;;
+			*) echo deadline-rb >$Q/scheduler ;;
+			esac
+			if [ "$(active_sched $dev)" = deadline-rb ]; then
+				echo $((i % 7 + 4)) >$Q/iosched/hash_shift
+				echo $((i % 5 + 1)) >$Q/iosched/fifo_batch
+				echo $((i % 3 + 1)) >$Q/iosched/seek_cost
+				echo $((i % 4)) >$Q/iosched/writes_starved
+				echo $((i % 200 + 1)) >$Q/iosched/read_expire
+				echo $((i % 300 + 1)) >$Q/iosched/write_expire
+				echo $((i % 2)) >$Q/iosched/front_merges
+				echo $((i % 7 + 14)) >$Q/iosched/hash_shift
+			fi
+		done
+		i=$((i + 1))
+	done
+	echo $i >/tmp/flips
+}
+rm -f /tmp/stop
+flipper &
+fpid=$!
+fio_verify flip-vda vda libaio 48M --loops=2 &
+p1=$!
+fio_verify flip-nullb0 nullb0 io_uring 128M --loops=2 &
+p2=$!
+wait $p1
+r1=$?
+wait $p2
+r2=$?
+touch /tmp/stop
+wait $fpid
+ok $r1 "fio verify on vda while schedulers and tunables flip: 0 errors"
+ok $r2 "fio verify on nullb0 while schedulers and tunables flip: 0 errors"
+flips=$(cat /tmp/flips)
+[ "$flips" -ge 12 ]
+ok $? "the flipper went round at least 12 times ($flips)"
+
+# --- hash_shift under load, with requests queued on a slow device ---
+rmmod null_blk
+modprobe null_blk nr_devices=1 gb=1 memory_backed=1 irqmode=2 completion_nsec=200000 \
+	hw_queue_depth=2
+echo deadline-rb >/sys/block/nullb0/queue/scheduler
+echo 1024 >/sys/block/nullb0/queue/nr_requests
+fio_verify slow nullb0 libaio 16M --iodepth=256 &
+p1=$!
+n=0
+while kill -0 $p1 2>/dev/null; do
+	echo $((n % 17 + 4)) >/sys/block/nullb0/queue/iosched/hash_shift || break
+	n=$((n + 1))
+done
+wait $p1
+ok $? "fio verify on a slow nullb0 at depth 256 while hash_shift resizes ($n times): 0 errors"
+
+# --- switching away frees the module ---
+echo mq-deadline >/sys/block/vda/queue/scheduler
+echo mq-deadline >/sys/block/nullb0/queue/scheduler
+rmmod deadline_rb
+ok $? "rmmod succeeds once no queue uses deadline-rb"
+[ ! -d /sys/module/deadline_rb ]
+ok $? "the module is gone"
+
+# --- 20 cycles of load, switch, I/O, switch back, unload ---
+fails=0
+i=0
+while [ $i -lt 20 ]; do
+	modprobe deadline-rb &&
+	echo deadline-rb >/sys/block/nullb0/queue/scheduler &&
+	dd if=/dev/zero of=/dev/nullb0 bs=64k count=16 oflag=direct 2>/dev/null &&
+	dd if=/dev/nullb0 of=/dev/null bs=64k count=16 iflag=direct 2>/dev/null &&
+	echo none >/sys/block/nullb0/queue/scheduler &&
+	rmmod deadline_rb || fails=$((fails + 1))
+	i=$((i + 1))
+done
+is "$fails" 0 "20 load/switch/unload cycles"
+[ ! -d /sys/module/deadline_rb ]
+ok $? "no module left after the cycles"
+
+# --- the dispatch list: passthrough requests go through too ---
+echo deadline-rb >/sys/block/vda/queue/scheduler
+cat /sys/block/vda/serial >/dev/null &&
+	dd if=/dev/vda of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null
+ok $? "a passthrough request (reading vda's serial) and a read on vda after the cycles"
+echo mq-deadline >/sys/block/vda/queue/scheduler
+
+done_testing

@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# deadline-rb's sysfs tunables: defaults, bounds, and refusal of bad input
+# with the right errno and the old value kept (DESIGN.md §3.3).
+. /tests/guest/lib.sh
+
+# name default min max
+tunables="
+read_expire 500 1 600000
+write_expire 5000 1 600000
+writes_starved 2 0 1000
+fifo_batch 32 1 65536
+seek_cost 16 1 65536
+hash_shift 10 4 20
+front_merges 1 0 1
+"
+EINVAL="Invalid argument"
+ERANGE="Numerical result out of range"
+big_x=$(printf '%4096s' x | tr ' ' x)
+big_9=$(printf '%4096s' 9 | tr ' ' 9)
+
+# write FILE VALUE: "ok", or the kernel's error text
+write() {
+	if err=$( { echo "$2" >"$1"; } 2>&1 ); then
+		echo ok
+	else
+		echo "${err##*: }"
+	fi
+}
+
+# refuse ATTR VALUE LABEL ERRNO-TEXT: two facts, the error and the value kept
+refuse() {
+	f=$Q/$1
+	before=$(cat "$f")
+	is "$(write "$f" "$2")" "$4" "$1 rejects $3 with ${4}"
+	is "$(cat "$f")" "$before" "$1 keeps $before after $3"
+}
+
+plan 221
+
+echo deadline-rb >/sys/block/vda/queue/scheduler
+echo deadline-rb >/sys/block/nullb0/queue/scheduler
+is "$(active_sched vda)" deadline-rb "vda runs deadline-rb"
+Q=/sys/block/vda/queue/iosched
+
+echo "$tunables" | while read -r name def min max; do
+	[ -n "$name" ] || continue
+	is "$(cat $Q/$name)" "$def" "$name defaults to $def"
+	is "$(write $Q/$name "$min")" ok "$name accepts its minimum $min"
+	is "$(cat $Q/$name)" "$min" "$name reads back $min"
+	is "$(write $Q/$name "$max")" ok "$name accepts its maximum $max"
+	is "$(cat $Q/$name)" "$max" "$name reads back $max"
+	echo "$def" >$Q/$name
+
+	refuse "$name" "" 'empty' "$EINVAL"
+	refuse "$name" abc '"abc"' "$EINVAL"
+	refuse "$name" -1 '"-1"' "$EINVAL"
+	refuse "$name" 1.5 '"1.5"' "$EINVAL"
+	refuse "$name" 12abc '"12abc"' "$EINVAL"
+	refuse "$name" " 12" '" 12"' "$EINVAL"
+	refuse "$name" +1 '"+1"' "$EINVAL"
+	refuse "$name" $((max + 1)) "one past its maximum" "$EINVAL"
+	if [ "$min" -gt 0 ]; then
+		refuse "$name" $((min - 1)) "one below its minimum" "$EINVAL"
+	else
+		refuse "$name" 0x1 '"0x1"' "$EINVAL"
+	fi
+	refuse "$name" 4294967296 "2^32" "$ERANGE"
+	refuse "$name" 18446744073709551616 "2^64" "$ERANGE"
+	refuse "$name" "$big_x" "4 KiB of letters" "$EINVAL"
+	refuse "$name" "$big_9" "4 KiB of digits" "$ERANGE"
+done | tee /tmp/sysfs.tap
+# the loop ran in a subshell: count its results here
+_tap_n=$(grep -c '^\(not \)\{0,1\}ok ' /tmp/sysfs.tap)
+_tap_failed=$(grep -c '^not ok ' /tmp/sysfs.tap)
+
+# per queue: a change on vda leaves nullb0 alone
+echo 7 >$Q/fifo_batch
+is "$(cat /sys/block/nullb0/queue/iosched/fifo_batch)" 32 "fifo_batch on nullb0 unaffected by vda's"
+echo 32 >$Q/fifo_batch
+
+# a value with a trailing newline is what echo writes; without one, too
+printf 64 >$Q/fifo_batch
+is "$(cat $Q/fifo_batch)" 64 "fifo_batch accepts a value without a newline"
+echo 32 >$Q/fifo_batch
+
+# hash_shift with requests queued is covered by sched-io.sh; here: repeated
+n=0
+for s in 4 20 10 15 4 10; do
+	[ "$(write $Q/hash_shift $s)" = ok ] && [ "$(cat $Q/hash_shift)" = $s ] && n=$((n + 1))
+done
+is "$n" 6 "hash_shift resizes back and forth"
+
+done_testing

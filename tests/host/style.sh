@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Style and lint, in TAP: checkpatch --strict on every kernel file, a W=1
+# build of the module with no warning, mandoc -Tlint on every man page.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+ksrc=$(scripts/kernel.sh src)
+kbuild=$(scripts/kernel.sh dir "${FLAVOUR:-debug}")
+kfiles=(kernel/*.[ch])
+pages=(man/*.[0-9])
+n=0
+
+echo "1..$(( ${#kfiles[@]} + 1 + ${#pages[@]} ))"
+ok() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+
+for f in "${kfiles[@]}"; do
+	out=$(perl "$ksrc/scripts/checkpatch.pl" --no-tree --strict -f "$f" 2>&1)
+	grep -q 'total: 0 errors, 0 warnings, 0 checks' <<<"$out"
+	ok $? "checkpatch --strict: $f"
+	grep -E "^(ERROR|WARNING|CHECK)|^#[0-9]+:" <<<"$out" | sed "s/^/# /"
+done
+
+tmp=$(mktemp -d /tmp/dlrb-style.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+cp kernel/Kbuild kernel/*.[ch] "$tmp/"
+out=$(make -s -C "$kbuild" M="$tmp" W=1 modules 2>&1)
+status=$?
+[ $status -eq 0 ] && ! grep -qi 'warning' <<<"$out"
+ok $? "the module builds with W=1 and no warning"
+[ -n "$out" ] && sed 's/^/# /' <<<"$out"
+
+for p in "${pages[@]}"; do
+	out=$(mandoc -Tlint -W warning "$p" 2>&1)
+	[ -z "$out" ]
+	ok $? "mandoc -Tlint: $p"
+	[ -n "$out" ] && sed 's/^/# /' <<<"$out"
+done
+exit 0
