@@ -6,14 +6,22 @@
 FLAVOUR    ?= release#               guest kernel flavour: release or debug
 DLRB_CACHE ?= $(HOME)/.cache/deadline-rb#  kernel source and builds
 QEMU_ACCEL ?= tcg#                   tcg (default) or kvm (opt-in)
+PREFIX     ?= /usr/local#            make install: where dlctl and the pages go
+DESTDIR    ?=#                       make install: staging root
 export DLRB_CACHE QEMU_ACCEL
+
+CC      ?= cc
+CFLAGS  ?= -O2
+DLCTL_CFLAGS = -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE $(CFLAGS)
+DLCTL_SRC = cli/dlctl.c cli/sysfs.c
+DLCTL_DEP = $(DLCTL_SRC) cli/sysfs.h
 
 BUILD   := build
 KBUILD   = $(shell scripts/kernel.sh dir $(FLAVOUR))
 CPIO     = $(BUILD)/initramfs-$(FLAVOUR).cpio
 MODDIR   = $(BUILD)/module-$(FLAVOUR)
 
-.PHONY: help deps kernel module initramfs run check clean distclean
+.PHONY: help deps kernel module dlctl initramfs run check install clean distclean
 
 help:
 	@echo 'deadline-rb targets:'
@@ -22,10 +30,13 @@ help:
 	@echo '  make deps         install missing Debian packages (prints the command when not root)'
 	@echo '  make kernel       unpack linux-source-6.1 and build the $$(FLAVOUR) guest kernel'
 	@echo '  make module       build deadline-rb.ko (and its KUnit suite on debug) with W=1'
+	@echo '  make dlctl        build the admin tool, static: build/dlctl'
 	@echo '  make initramfs    build the busybox initramfs for $$(FLAVOUR)'
+	@echo '  make install      install dlctl and the man pages under $$(DESTDIR)$$(PREFIX)'
 	@echo '  make clean        remove build/ (logs, initramfs); distclean also the kernel cache'
 	@echo 'variables:'
 	@echo '  FLAVOUR=$(FLAVOUR)  DLRB_CACHE=$(DLRB_CACHE)  QEMU_ACCEL=$(QEMU_ACCEL)'
+	@echo '  PREFIX=$(PREFIX)  DESTDIR=$(DESTDIR)  CC=$(CC)  CFLAGS=$(CFLAGS)'
 	@echo 'run a script in the guest:  tests/vm run [--debug] SCRIPT [ARGS]'
 
 deps:
@@ -47,9 +58,25 @@ module: $(KBUILD)/.built
 	@for f in kernel/Kbuild kernel/*.[ch]; do ln -sf $(CURDIR)/$$f $(MODDIR)/; done
 	@$(MAKE) -s -C $(KBUILD) M=$(CURDIR)/$(MODDIR) W=1 modules
 
+# dlctl: static for the initramfs; with sanitizers and plain -g for tests.
+dlctl: $(BUILD)/dlctl
+
+$(BUILD)/dlctl: $(DLCTL_DEP)
+	@mkdir -p $(BUILD)
+	$(CC) $(DLCTL_CFLAGS) -static -o $@ $(DLCTL_SRC)
+
+$(BUILD)/dlctl-asan: $(DLCTL_DEP)
+	@mkdir -p $(BUILD)
+	$(CC) $(DLCTL_CFLAGS) -g -O1 -fno-omit-frame-pointer \
+		-fsanitize=address,undefined -fno-sanitize-recover=all -o $@ $(DLCTL_SRC)
+
+$(BUILD)/dlctl-debug: $(DLCTL_DEP)
+	@mkdir -p $(BUILD)
+	$(CC) $(DLCTL_CFLAGS) -g -O0 -o $@ $(DLCTL_SRC)
+
 initramfs: $(CPIO)
 
-$(CPIO): module initramfs/build.sh initramfs/init initramfs/files.list \
+$(CPIO): module $(BUILD)/dlctl initramfs/build.sh initramfs/init initramfs/files.list \
 		$(wildcard tests/guest/*)
 	@initramfs/build.sh $(KBUILD) $(MODDIR) $@
 
@@ -58,6 +85,11 @@ run: deps
 
 check: deps
 	@tests/check.sh
+
+install: $(BUILD)/dlctl
+	install -D -m 755 $(BUILD)/dlctl $(DESTDIR)$(PREFIX)/sbin/dlctl
+	install -D -m 644 man/dlctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/dlctl.8
+	install -D -m 644 man/deadline-rb.4 $(DESTDIR)$(PREFIX)/share/man/man4/deadline-rb.4
 
 clean:
 	rm -rf $(BUILD)

@@ -11,6 +11,8 @@ packages=(
 	perl python3 kmod cpio
 	# the guest: emulator, userspace, workload generator
 	qemu-system-x86 busybox-static fio
+	# dlctl: static build, its tests (sanitizers, valgrind, a JSON parser)
+	libc6-dev valgrind python3
 	# man pages
 	mandoc
 )

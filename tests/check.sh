@@ -102,12 +102,17 @@ if ! make -s --no-print-directory initramfs FLAVOUR=debug; then
 fi
 
 host_tier style tests/host/style.sh
+make -s --no-print-directory build/dlctl-asan build/dlctl-debug >/dev/null
+host_tier dlctl-asan tests/host/dlctl.sh
+DLCTL="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \
+	$top/build/dlctl-debug" host_tier dlctl-valgrind tests/host/dlctl.sh
 host_tier vm-runner tests/host/vm-runner.sh
 guest_tier guest-lab tests/guest/lab.sh
 kunit_tier kunit-engine tests/guest/kunit.sh
 guest_tier sched-sysfs tests/guest/sched-sysfs.sh
 guest_tier sched-io tests/guest/sched-io.sh
 guest_tier sched-policy tests/guest/sched-policy.sh
+guest_tier dlctl-guest tests/guest/dlctl.sh
 
 echo "make check: $((SECONDS - start)) s, logs in ${logdir#"$top"/}"
 echo "$passed passed, $failed failed"

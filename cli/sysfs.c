@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dlctl: sysfs access under a settable root.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sysfs.h"
+
+static const char *root = "/sys";
+
+void sysfs_set_root(const char *r)
+{
+	root = r;
+}
+
+const char *sysfs_root(void)
+{
+	return root;
+}
+
+static int vpath(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	int n = snprintf(buf, size, "%s/", root);
+
+	if (n < 0 || (size_t)n >= size)
+		return -ENAMETOOLONG;
+	int m = vsnprintf(buf + n, size - n, fmt, ap);
+
+	if (m < 0 || (size_t)m >= size - n)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int sysfs_path(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vpath(buf, size, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int sysfs_exists(const char *fmt, ...)
+{
+	char path[4096];
+	struct stat st;
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vpath(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	return ret == 0 && stat(path, &st) == 0;
+}
+
+int sysfs_read(char *buf, size_t size, const char *fmt, ...)
+{
+	char path[4096];
+	va_list ap;
+	ssize_t n;
+	int fd, ret;
+
+	va_start(ap, fmt);
+	ret = vpath(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	if (ret)
+		return ret;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	ret = n < 0 ? -errno : 0;
+	close(fd);
+	if (ret)
+		return ret;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/*
+ * DLCTL_TEST_FAIL_WRITE names a path (relative to the root) whose writes
+ * fail with EIO: the only way for host tests to make a fake sysfs refuse a
+ * write as the kernel would, since root ignores file modes.
+ */
+static int injected_failure(const char *path)
+{
+	const char *fail = getenv("DLCTL_TEST_FAIL_WRITE");
+	size_t rl = strlen(root);
+
+	return fail && *fail && strncmp(path, root, rl) == 0 &&
+	       strcmp(path + rl + 1, fail) == 0;
+}
+
+int sysfs_write(const char *value, const char *fmt, ...)
+{
+	char path[4096], line[256];
+	va_list ap;
+	ssize_t n;
+	int fd, ret, len;
+
+	va_start(ap, fmt);
+	ret = vpath(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	if (ret)
+		return ret;
+	len = snprintf(line, sizeof(line), "%s\n", value);
+	if (len < 0 || (size_t)len >= sizeof(line))
+		return -EINVAL;
+	if (injected_failure(path))
+		return -EIO;
+	/* No O_CREAT: an attribute exists or it does not (O_TRUNC is what
+	 * a shell's ">" does; sysfs ignores it, a fake tree needs it). */
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, line, len);
+	ret = n < 0 ? -errno : (n == len ? 0 : -EIO);
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}

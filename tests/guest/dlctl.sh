@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# dlctl against the real module: set acts on every deadline-rb queue and only
+# those, a bad value changes nothing anywhere, enable/disable round-trip,
+# -d forms, stats from debugfs.
+. /tests/guest/lib.sh
+
+plan 18
+
+# three disks: vda and nullb0 on deadline-rb, nullb1 on mq-deadline
+rmmod null_blk
+modprobe null_blk nr_devices=2 gb=1 memory_backed=1
+echo deadline-rb >/sys/block/vda/queue/scheduler
+echo deadline-rb >/sys/block/nullb0/queue/scheduler
+echo mq-deadline >/sys/block/nullb1/queue/scheduler
+echo 8 >/sys/block/nullb1/queue/iosched/fifo_batch	# mq-deadline has one too
+fb() { cat /sys/block/$1/queue/iosched/fifo_batch; }
+# every tunable of every disk, to prove a failed command changed nothing
+snap() { grep -r . /sys/block/*/queue/iosched/ 2>/dev/null | sort; }
+
+out=$(dlctl set fifo_batch 16)
+ok $? "dlctl set fifo_batch 16 succeeds"
+[ "$(fb vda)" = 16 ] && [ "$(fb nullb0)" = 16 ]
+ok $? "... and changed fifo_batch on vda and nullb0"
+is "$(cat /sys/block/nullb1/queue/iosched/fifo_batch)" 8 "... but not on nullb1, which runs mq-deadline"
+is "$out" "$(printf 'nullb0.fifo_batch = 16\nvda.fifo_batch = 16')" "... and printed the new values"
+is "$(dlctl get fifo_batch)" "$(printf 'nullb0.fifo_batch = 16\nvda.fifo_batch = 16')" "dlctl get fifo_batch"
+
+before=$(snap)
+for bad in 0 65537 abc -1 1.5; do
+	out=$(dlctl set fifo_batch "$bad" 2>/tmp/err)
+	rc=$?
+	[ $rc -eq 1 ] && [ -z "$out" ] && [ "$(snap)" = "$before" ] || break
+done
+[ $rc -eq 1 ] && [ -z "$out" ] && [ "$(snap)" = "$before" ]
+ok $? "bad values (0, 65537, abc, -1, 1.5) exit 1 and change nothing anywhere"
+grep -q "^dlctl: fifo_batch: '1.5': " /tmp/err
+ok $? "... with a message naming the parameter and value"
+
+dlctl -d /dev/vda set read_expire 250ms >/dev/null &&
+	[ "$(cat /sys/block/vda/queue/iosched/read_expire)" = 250 ] &&
+	[ "$(cat /sys/block/nullb0/queue/iosched/read_expire)" = 500 ]
+ok $? "dlctl -d /dev/vda set read_expire 250ms: vda only"
+dlctl -d nullb0 set hash_shift 14 >/dev/null &&
+	[ "$(cat /sys/block/nullb0/queue/iosched/hash_shift)" = 14 ]
+ok $? "dlctl -d nullb0 set hash_shift 14"
+dlctl reset >/dev/null && [ "$(fb vda)" = 32 ] &&
+	[ "$(cat /sys/block/vda/queue/iosched/read_expire)" = 500 ] &&
+	[ "$(cat /sys/block/nullb0/queue/iosched/hash_shift)" = 10 ]
+ok $? "dlctl reset: defaults again"
+
+dlctl show >/tmp/show
+ok $? "dlctl show"
+grep -q '^vda  *deadline-rb .*fifo_batch=32' /tmp/show && grep -q '^nullb1  *mq-deadline' /tmp/show
+ok $? "... lists schedulers and deadline-rb's tunables"
+
+# stats: do some I/O first
+dd if=/dev/nullb0 of=/dev/null bs=4k count=64 iflag=direct 2>/dev/null
+dlctl -d nullb0 stats >/tmp/stats
+ok $? "dlctl stats"
+awk '$1 == "dispatched" && $2 >= 64 { found = 1 } END { exit !found }' /tmp/stats
+ok $? "... shows the reads just done as dispatched"
+
+# enable / disable round trip
+dlctl -d nullb1 enable >/dev/null && [ "$(active_sched nullb1)" = deadline-rb ]
+ok $? "dlctl -d nullb1 enable"
+dlctl -d nullb1 -d /dev/nullb0 disable >/dev/null &&
+	[ "$(active_sched nullb1)" != deadline-rb ] && [ "$(active_sched nullb0)" != deadline-rb ]
+ok $? "dlctl -d nullb1 -d /dev/nullb0 disable: both back to the kernel's default"
+is "$(active_sched nullb0)" "$(active_sched nullb1)" "... the same default for both null_blk disks"
+
+# enable loads the module on demand
+dlctl -d vda disable >/dev/null
+rmmod deadline_rb
+dlctl -d vda enable >/dev/null && [ -d /sys/module/deadline_rb ] && [ "$(active_sched vda)" = deadline-rb ]
+ok $? "dlctl enable loads the module when it is not loaded"
+
+done_testing
