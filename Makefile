@@ -12,9 +12,9 @@ export DLRB_CACHE QEMU_ACCEL
 
 CC      ?= cc
 CFLAGS  ?= -O2
-DLCTL_CFLAGS = -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE $(CFLAGS)
-DLCTL_SRC = cli/dlctl.c cli/sysfs.c
-DLCTL_DEP = $(DLCTL_SRC) cli/sysfs.h
+DLCTL_CFLAGS = -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread $(CFLAGS)
+DLCTL_SRC = cli/dlctl.c cli/sysfs.c cli/workload.c
+DLCTL_DEP = $(DLCTL_SRC) cli/sysfs.h cli/workload.h
 
 BUILD   := build
 KBUILD   = $(shell scripts/kernel.sh dir $(FLAVOUR))

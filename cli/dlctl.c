@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dlctl: read, set and reset the deadline-rb I/O scheduler's tunables,
- * switch devices to and from it, and show its counters.
+ * switch devices to and from it, show its counters, and profile what a
+ * tunable does under a built-in workload (workload.c).
  *
  *   dlctl [-d DEV]... [--json] [--sysfs-root DIR] COMMAND [ARGS]
  *
@@ -11,16 +12,22 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include "sysfs.h"
+#include "workload.h"
 
 #ifndef DLCTL_VERSION
 #define DLCTL_VERSION "0.1.0"
@@ -56,6 +63,7 @@ struct ctl {
 	char devs[MAX_DEVS][NAME_LEN];	/* the queues to act on */
 	int nr_devs;
 	bool explicit;			/* chosen with -d */
+	const char *first_devarg;	/* the first -d as given, for profile */
 	bool json;
 	FILE *out;			/* buffered: printed only on success */
 	char *outbuf;
@@ -107,6 +115,9 @@ static void usage(void)
 	      " enable               switch the devices to deadline-rb (loads the module)\n"
 	      " disable              switch the devices to the kernel's default scheduler\n"
 	      " stats                the scheduler's counters (needs debugfs)\n"
+	      " profile <param> <values> [options]\n"
+	      "                      run a workload at each value, one row per value\n"
+	      "\n"
 	      "Options:\n"
 	      " -d, --device <dev>   act on this device (vda, /dev/vda, /dev/vda1); repeatable;\n"
 	      "                      default: every device running deadline-rb\n"
@@ -114,6 +125,17 @@ static void usage(void)
 	      "     --sysfs-root <dir>  read sysfs from <dir> instead of /sys\n"
 	      " -h, --help           display this help\n"
 	      " -V, --version        display version\n"
+	      "\n"
+	      "Profile options:\n"
+	      " -w, --workload <name> randread (default), randwrite, randrw, seqread,\n"
+	      "                      seqwrite, seqwrite+randread\n"
+	      "     --runtime-per-value <time>  time per value (default 5s)\n"
+	      "     --duration <time>  total time, split evenly over the values\n"
+	      " -q, --iodepth <n>    I/O threads, one I/O each in flight (default 16)\n"
+	      " -b, --bs <size>      bytes per I/O, a multiple of 4k (default 4k)\n"
+	      "     --size <size>    use only the first <size> bytes of the device\n"
+	      "     --allow-write    let write workloads destroy the device's data\n"
+	      "     --csv            comma-separated values instead of a table\n"
 	      "\n"
 	      "Parameters:\n", stdout);
 	for (i = 0; i < NR_PARAMS; i++)
@@ -725,6 +747,610 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * profile: set a tunable to each value in turn, run a built-in O_DIRECT
+ * workload, and print one row per value.  The original value is put back
+ * at the end, on error and on SIGINT/SIGTERM/SIGHUP.
+ */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+/* "5", "5s", "500ms", "2m": seconds; 0 < t <= 1 day. */
+static int parse_seconds(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	v = strtod(s, &end);
+	if (errno)
+		return -1;
+	if (strcmp(end, "ms") == 0)
+		v /= 1000;
+	else if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
+		v *= 60;
+	else if (*end && strcmp(end, "s") != 0)
+		return -1;
+	if (!(v > 0) || v > 86400)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* "4096", "4k", "1M", "2G" (binary multiples): bytes. */
+static int parse_size(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	unsigned int shift = 0;
+	char *end;
+
+	errno = 0;
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K':
+		shift = 10;
+		break;
+	case 'm': case 'M':
+		shift = 20;
+		break;
+	case 'g': case 'G':
+		shift = 30;
+		break;
+	case 't': case 'T':
+		shift = 40;
+		break;
+	case '\0':
+		break;
+	default:
+		return -1;
+	}
+	if (*end && end[1] && strcasecmp(end + 1, "ib") && strcasecmp(end + 1, "b"))
+		return -1;
+	if (shift && v > (UINT64_MAX >> shift))
+		return -1;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+/* The counters profile reports, each summed over both directions. */
+enum { CTR_MERGES, CTR_EXPIRED, CTR_STARVED, CTR_BATCHES, NR_CTRS };
+
+static int read_counters(const char *dev, unsigned long long out[NR_CTRS])
+{
+	char path[4096], name[64];
+	unsigned long long r, w;
+	int n = 0;
+	FILE *f;
+
+	memset(out, 0, NR_CTRS * sizeof(out[0]));
+	if (sysfs_path(path, sizeof(path), "kernel/debug/block/%s/sched/stats", dev) ||
+	    !(f = fopen(path, "r"))) {
+		warnx_("%s: %s: %s (is debugfs mounted, and are you root?)", dev, path,
+		       strerror(errno));
+		return -1;
+	}
+	while (fscanf(f, "%63s %llu %llu", name, &r, &w) == 3) {
+		if (strncmp(name, "merged_", 7) == 0)
+			out[CTR_MERGES] += r + w;
+		else if (strcmp(name, "expired") == 0)
+			out[CTR_EXPIRED] += r + w;
+		else if (strcmp(name, "starved") == 0)
+			out[CTR_STARVED] += r + w;
+		else if (strcmp(name, "batches") == 0)
+			out[CTR_BATCHES] += r + w;
+		n++;
+	}
+	fclose(f);
+	if (!n) {
+		warnx_("%s: %s: no counters", dev, path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Read "maj:min" of ROOT/block/<fmt> into *devno. */
+static int read_devno(dev_t *devno, const char *fmt, const char *a, const char *b)
+{
+	char line[64];
+	unsigned int ma, mi;
+
+	if (sysfs_read(line, sizeof(line), fmt, a, b) ||
+	    sscanf(line, "%u:%u", &ma, &mi) != 2)
+		return -1;
+	*devno = makedev(ma, mi);
+	return 0;
+}
+
+/* Is @dev (or its partition @part) held by another block device? */
+static bool held(const char *dev, const char *part)
+{
+	char path[4096];
+	struct dirent *de;
+	DIR *dir;
+
+	if (sysfs_path(path, sizeof(path), "block/%s/%s%sholders", dev,
+		       part ? part : "", part ? "/" : ""))
+		return false;
+	dir = opendir(path);
+	while (dir && (de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		warnx_("%s: %s%sheld by %s; refusing to write to it", dev,
+		       part ? part : "", part ? " is " : "", de->d_name);
+		closedir(dir);
+		return true;
+	}
+	if (dir)
+		closedir(dir);
+	return false;
+}
+
+/*
+ * Before writing to @dev: refuse it if it or one of its partitions is
+ * mounted or held by another block device (dm, md).  O_EXCL at open time
+ * then catches every other exclusive holder.
+ */
+static int check_unused(const char *dev)
+{
+	char path[4096], line[4096];
+	dev_t devs[MAX_DEVS];
+	struct dirent *de;
+	int nr = 0, i;
+	FILE *f;
+	DIR *dir;
+
+	if (read_devno(&devs[nr], "block/%s/dev%s", dev, "") == 0)
+		nr++;
+	if (!sysfs_path(path, sizeof(path), "block/%s", dev) && (dir = opendir(path))) {
+		while ((de = readdir(dir)) && nr < MAX_DEVS) {
+			if (de->d_name[0] == '.' ||
+			    !sysfs_exists("block/%s/%s/partition", dev, de->d_name))
+				continue;
+			if (held(dev, de->d_name)) {
+				closedir(dir);
+				return -1;
+			}
+			if (read_devno(&devs[nr], "block/%s/%s/dev", dev, de->d_name) == 0)
+				nr++;
+		}
+		closedir(dir);
+	}
+	if (held(dev, NULL))
+		return -1;
+
+	/* mountinfo: "36 25 253:1 / /mnt rw ..." */
+	f = fopen("/proc/self/mountinfo", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned int ma, mi;
+		char mnt[1024];
+
+		if (sscanf(line, "%*u %*u %u:%u %*s %1023s", &ma, &mi, mnt) != 3)
+			continue;
+		for (i = 0; i < nr; i++) {
+			if (devs[i] == makedev(ma, mi)) {
+				warnx_("%s: mounted on %s; refusing to write to it", dev, mnt);
+				fclose(f);
+				return -1;
+			}
+		}
+	}
+	if (f)
+		fclose(f);
+	return 0;
+}
+
+/* Device nodes: /dev, or DLCTL_DEV_DIR for tests against a fake tree. */
+static const char *dev_dir(void)
+{
+	const char *d = getenv("DLCTL_DEV_DIR");
+
+	return d && *d ? d : "/dev";
+}
+
+struct profile {
+	const char *dev;		/* the queue: its tunables and counters */
+	char target[NAME_LEN];		/* where the I/O goes: dev or a partition */
+	const struct param *p;
+	struct wl_opts wl;
+	int nr_values, cur;
+	uint32_t *values;
+	bool progress;
+};
+
+static void profile_tick(void *arg, double elapsed, uint64_t ios)
+{
+	struct profile *pr = arg;
+
+	fprintf(stderr, "\r\033[Kdlctl: %s: %s=%" PRIu32 " (%d/%d) %4.1f/%.1f s %8" PRIu64 " I/Os",
+		pr->dev, pr->p->name, pr->values[pr->cur], pr->cur + 1, pr->nr_values,
+		elapsed, pr->wl.runtime, ios);
+}
+
+struct row {
+	uint32_t value;
+	struct wl_result res;
+	unsigned long long ctr[NR_CTRS];
+};
+
+static double iops(const struct row *r, int dir)
+{
+	return r->res.seconds > 0 ? (double)r->res.ios[dir] / r->res.seconds : 0;
+}
+
+static double mbps(const struct row *r, int dir)
+{
+	return r->res.seconds > 0 ? (double)r->res.bytes[dir] / r->res.seconds / 1e6 : 0;
+}
+
+static double lat_us(const struct row *r, int dir, double p)
+{
+	const struct lat_hist *h = &r->res.lat[dir];
+
+	return (double)(p >= 1 ? h->max_ns : lat_percentile(h, p)) / 1000;
+}
+
+static const double pcts[3] = { 0.50, 0.99, 1 };
+
+enum fmt { FMT_TABLE, FMT_JSON, FMT_CSV };
+
+static void print_rows(FILE *out, enum fmt fmt, const struct profile *pr,
+		       const struct row *rows, int nr, const char *orig)
+{
+	static const char *const dirs[2] = { "read", "write" };
+	int i, d, k;
+
+	if (fmt == FMT_JSON) {
+		fputs("{\"device\":", out);
+		json_str(out, pr->dev);
+		fputs(",\"target\":", out);
+		json_str(out, pr->target);
+		fputs(",\"parameter\":", out);
+		json_str(out, pr->p->name);
+		fputs(",\"original\":", out);
+		json_value(out, orig);
+		fputs(",\"workload\":", out);
+		json_str(out, wl_kind_name(pr->wl.kind));
+		fprintf(out, ",\"iodepth\":%u,\"bs\":%zu,\"size\":%" PRIu64
+			",\"runtime_per_value\":%.3f,\"rows\":[",
+			pr->wl.iodepth, pr->wl.bs, pr->wl.size, pr->wl.runtime);
+		for (i = 0; i < nr; i++) {
+			const struct row *r = &rows[i];
+
+			fprintf(out, "%s{\"value\":%" PRIu32 ",\"seconds\":%.3f", i ? "," : "",
+				r->value, r->res.seconds);
+			for (d = 0; d < 2; d++)
+				fprintf(out, ",\"%s\":{\"ios\":%" PRIu64 ",\"iops\":%.1f,"
+					"\"mb_per_s\":%.2f,\"lat_us\":{\"p50\":%.1f,"
+					"\"p99\":%.1f,\"max\":%.1f}}",
+					dirs[d], r->res.ios[d], iops(r, d), mbps(r, d),
+					lat_us(r, d, pcts[0]), lat_us(r, d, pcts[1]),
+					lat_us(r, d, pcts[2]));
+			fprintf(out, ",\"merges\":%llu,\"expired\":%llu,\"starved\":%llu,"
+				"\"batches\":%llu}", r->ctr[CTR_MERGES], r->ctr[CTR_EXPIRED],
+				r->ctr[CTR_STARVED], r->ctr[CTR_BATCHES]);
+		}
+		fputs("]}\n", out);
+		return;
+	}
+	if (fmt == FMT_CSV) {
+		fprintf(out, "%s", pr->p->name);
+		for (d = 0; d < 2; d++)
+			fprintf(out, ",%s_iops,%s_mb_per_s,%s_p50_us,%s_p99_us,%s_max_us",
+				dirs[d], dirs[d], dirs[d], dirs[d], dirs[d]);
+		fputs(",merges,expired,starved,batches\n", out);
+		for (i = 0; i < nr; i++) {
+			fprintf(out, "%" PRIu32, rows[i].value);
+			for (d = 0; d < 2; d++) {
+				fprintf(out, ",%.1f,%.2f", iops(&rows[i], d), mbps(&rows[i], d));
+				for (k = 0; k < 3; k++)
+					fprintf(out, ",%.1f", lat_us(&rows[i], d, pcts[k]));
+			}
+			fprintf(out, ",%llu,%llu,%llu,%llu\n", rows[i].ctr[CTR_MERGES],
+				rows[i].ctr[CTR_EXPIRED], rows[i].ctr[CTR_STARVED],
+				rows[i].ctr[CTR_BATCHES]);
+		}
+		return;
+	}
+	fprintf(out, "%s%s%s: %s, %s, iodepth %u, bs %zu, %.1f s per value (was %s, restored)\n\n",
+		pr->target, strcmp(pr->target, pr->dev) ? " on " : "",
+		strcmp(pr->target, pr->dev) ? pr->dev : "", pr->p->name, wl_kind_name(pr->wl.kind), pr->wl.iodepth, pr->wl.bs,
+		pr->wl.runtime, orig);
+	fprintf(out, "%14s | %-37s | %-37s |\n", "", "read", "write");
+	fprintf(out, "%14s |", pr->p->name);
+	for (d = 0; d < 2; d++)
+		fprintf(out, " %7s %6s %6s %7s %7s |", "IOPS", "MB/s", "p50us", "p99us",
+			"maxus");
+	fprintf(out, " %8s %8s %8s\n", "merges", "expired", "starved");
+	for (i = 0; i < nr; i++) {
+		fprintf(out, "%14" PRIu32 " |", rows[i].value);
+		for (d = 0; d < 2; d++) {
+			fprintf(out, " %7.0f %6.1f", iops(&rows[i], d), mbps(&rows[i], d));
+			for (k = 0; k < 3; k++)
+				fprintf(out, " %*.0f", k ? 7 : 6, lat_us(&rows[i], d, pcts[k]));
+			fputs(" |", out);
+		}
+		fprintf(out, " %8llu %8llu %8llu\n", rows[i].ctr[CTR_MERGES],
+			rows[i].ctr[CTR_EXPIRED], rows[i].ctr[CTR_STARVED]);
+	}
+}
+
+/* Split "1,16,64" and "1 16 64" alike into values checked against the range. */
+static int parse_values(const struct param *p, int argc, char **argv,
+			uint32_t **values, int *nr)
+{
+	int i, n = 0, max = 0;
+	char *s, *tok, *save;
+
+	for (i = 0; i < argc; i++)
+		for (s = argv[i], max++; *s; s++)
+			max += *s == ',';
+	*values = calloc(max, sizeof(**values));
+	if (!*values) {
+		warnx_("%s", strerror(ENOMEM));
+		return -1;
+	}
+	for (i = 0; i < argc; i++) {
+		char *copy = strdup(argv[i]);
+
+		if (!copy) {
+			warnx_("%s", strerror(ENOMEM));
+			return -1;
+		}
+		for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			const char *why = parse_value(p, tok, &(*values)[n]);
+
+			if (why) {
+				warnx_("%s: '%s': %s (%" PRIu32 "..%" PRIu32 ")", p->name, tok,
+				       why, p->min, p->max);
+				free(copy);
+				return -1;
+			}
+			n++;
+		}
+		free(copy);
+	}
+	if (!n) {
+		warnx_("%s: no values to profile", p->name);
+		return -1;
+	}
+	*nr = n;
+	return 0;
+}
+
+static int cmd_profile(struct ctl *c, int argc, char **argv)
+{
+	enum { OPT_RUNTIME = 256, OPT_DURATION, OPT_ALLOW_WRITE, OPT_CSV, OPT_SIZE };
+	static const struct option longopts[] = {
+		{ "workload", required_argument, NULL, 'w' },
+		{ "runtime-per-value", required_argument, NULL, OPT_RUNTIME },
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "iodepth", required_argument, NULL, 'q' },
+		{ "bs", required_argument, NULL, 'b' },
+		{ "size", required_argument, NULL, OPT_SIZE },
+		{ "allow-write", no_argument, NULL, OPT_ALLOW_WRITE },
+		{ "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct profile pr = { .wl = { .kind = WL_RANDREAD, .iodepth = 16, .bs = 4096,
+				      .runtime = 5 } };
+	double duration = 0;
+	bool allow_write = false, runtime_set = false;
+	enum fmt fmt = c->json ? FMT_JSON : FMT_TABLE;
+	uint64_t size = 0, dev_bytes, sectors;
+	unsigned long long before[NR_CTRS], after[NR_CTRS];
+	char orig[64], line[64], node[4096];
+	struct sigaction sa, old_sa[3];
+	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	struct row *rows = NULL;
+	int opt, ret = 1, i, k, nr_rows = 0, fd = -1;
+	unsigned long ul;
+	char *end;
+
+	/* argv[0] is the first argument after "profile": getopt wants a name. */
+	argv--;
+	argc++;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "w:q:b:j", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'w':
+			k = wl_kind_parse(optarg);
+			if (k < 0)
+				return usage_error("unknown workload '%s' (%s)", optarg,
+						   wl_kind_list());
+			pr.wl.kind = k;
+			break;
+		case OPT_RUNTIME:
+			if (parse_seconds(optarg, &pr.wl.runtime))
+				return usage_error("--runtime-per-value: '%s' is not a time "
+						   "(like 5, 5s, 500ms, 1m)", optarg);
+			runtime_set = true;
+			break;
+		case OPT_DURATION:
+			if (parse_seconds(optarg, &duration))
+				return usage_error("--duration: '%s' is not a time "
+						   "(like 30, 30s, 2m)", optarg);
+			break;
+		case 'q':
+			errno = 0;
+			ul = strtoul(optarg, &end, 10);
+			if (!isdigit((unsigned char)*optarg) || *end || errno || !ul || ul > 1024)
+				return usage_error("--iodepth: '%s' is not 1..1024", optarg);
+			pr.wl.iodepth = ul;
+			break;
+		case 'b':
+			if (parse_size(optarg, &size) || !size || size % 4096 || size > 16 << 20)
+				return usage_error("--bs: '%s' is not a multiple of 4k up to 16M",
+						   optarg);
+			pr.wl.bs = size;
+			size = 0;
+			break;
+		case OPT_SIZE:
+			if (parse_size(optarg, &size) || !size)
+				return usage_error("--size: '%s' is not a size (like 64M, 1G)",
+						   optarg);
+			break;
+		case OPT_ALLOW_WRITE:
+			allow_write = true;
+			break;
+		case 'j':
+			fmt = FMT_JSON;
+			break;
+		case OPT_CSV:
+			fmt = FMT_CSV;
+			break;
+		default:
+			fputs("Try 'dlctl --help' for more information.\n", stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (c->json && fmt == FMT_CSV)
+		return usage_error("--json and --csv exclude each other");
+	if (duration && runtime_set)
+		return usage_error("give --duration or --runtime-per-value, not both");
+	if (argc - optind < 2)
+		return usage_error("profile takes a parameter name and values");
+	pr.p = find_param(argv[optind]);
+	if (!pr.p)
+		return usage_error("unknown parameter '%s'", argv[optind]);
+	if (parse_values(pr.p, argc - optind - 1, argv + optind + 1, &pr.values,
+			 &pr.nr_values))
+		goto out;
+	if (duration)
+		pr.wl.runtime = duration / pr.nr_values;
+	if (wl_kind_writes(pr.wl.kind) && !allow_write) {
+		warnx_("the %s workload writes to the device and destroys its data; "
+		       "add --allow-write to do that", wl_kind_name(pr.wl.kind));
+		goto out;
+	}
+
+	if (default_devs(c) || check_devs_run_dlrb(c))
+		goto out;
+	if (c->nr_devs != 1) {
+		warnx_("profile runs on one device; choose it with -d DEV");
+		goto out;
+	}
+	pr.dev = c->devs[0];
+	/* -d /dev/sdb1: the tunables are sdb's, the I/O goes to sdb1 only */
+	copy_str(pr.target, sizeof(pr.target), pr.dev);
+	if (c->first_devarg) {
+		const char *a = c->first_devarg;
+
+		if (strncmp(a, "/dev/", 5) == 0)
+			a += 5;
+		if (strcmp(a, pr.dev) && sysfs_exists("block/%s/%s/partition", pr.dev, a))
+			copy_str(pr.target, sizeof(pr.target), a);
+	}
+	if (read_param(pr.dev, pr.p, orig, sizeof(orig)) || read_counters(pr.dev, before))
+		goto out;
+	if (wl_kind_writes(pr.wl.kind) && check_unused(pr.dev))
+		goto out;
+	if ((strcmp(pr.target, pr.dev) ?
+	     sysfs_read(line, sizeof(line), "block/%s/%s/size", pr.dev, pr.target) :
+	     sysfs_read(line, sizeof(line), "block/%s/size", pr.dev)) ||
+	    sscanf(line, "%" SCNu64, &sectors) != 1 || !sectors) {
+		warnx_("%s: cannot read its size", pr.target);
+		goto out;
+	}
+	dev_bytes = sectors * 512;
+	pr.wl.size = size && size < dev_bytes ? size : dev_bytes;
+	if (pr.wl.size < pr.wl.bs) {
+		warnx_("%s: smaller than one block of %zu bytes", pr.target, pr.wl.bs);
+		goto out;
+	}
+
+	snprintf(node, sizeof(node), "%s/%s", dev_dir(), pr.target);
+	fd = open(node, O_DIRECT | O_CLOEXEC |
+		  (wl_kind_writes(pr.wl.kind) ? O_RDWR | O_EXCL : O_RDONLY));
+	if (fd < 0) {
+		warnx_("%s: %s%s", node, strerror(errno), errno == EBUSY ?
+		       " (mounted or open exclusively elsewhere); refusing to write to it" : "");
+		goto out;
+	}
+	pr.wl.fd = fd;
+	rows = calloc(pr.nr_values, sizeof(*rows));
+	if (!rows) {
+		warnx_("%s", strerror(ENOMEM));
+		goto out;
+	}
+	pr.progress = isatty(STDERR_FILENO);
+	if (pr.progress) {
+		pr.wl.tick = profile_tick;
+		pr.wl.tick_arg = &pr;
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (k = 0; k < 3; k++)
+		sigaction(sigs[k], &sa, &old_sa[k]);
+
+	ret = 0;
+	for (i = 0; i < pr.nr_values && !interrupted && !ret; i++) {
+		snprintf(line, sizeof(line), "%" PRIu32, pr.values[i]);
+		pr.cur = i;
+		ret = sysfs_write(line, "block/%s/queue/iosched/%s", pr.dev, pr.p->name);
+		if (ret) {
+			warnx_("%s: %s: %s: %s", pr.dev, pr.p->name, line, strerror(-ret));
+			break;
+		}
+		if (read_counters(pr.dev, before)) {
+			ret = -EIO;
+			break;
+		}
+		ret = wl_run(&pr.wl, &rows[i].res, &interrupted);
+		if (pr.progress)
+			fputs("\r\033[K", stderr);
+		if (ret) {
+			warnx_("%s: %s", node, strerror(-ret));
+			break;
+		}
+		if (read_counters(pr.dev, after)) {
+			ret = -EIO;
+			break;
+		}
+		rows[i].value = pr.values[i];
+		for (k = 0; k < NR_CTRS; k++)
+			rows[i].ctr[k] = after[k] - before[k];
+		if (!interrupted)
+			nr_rows++;
+	}
+
+	/* Always put the original value back. */
+	k = sysfs_write(orig, "block/%s/queue/iosched/%s", pr.dev, pr.p->name);
+	if (k) {
+		warnx_("%s: %s: cannot restore %s: %s", pr.dev, pr.p->name, orig,
+		       strerror(-k));
+		ret = ret ? ret : k;
+	}
+	for (k = 0; k < 3; k++)
+		sigaction(sigs[k], &old_sa[k], NULL);
+	if (interrupted) {
+		warnx_("%s: interrupted by %s; %s restored to %s", pr.dev,
+		       strsignal(interrupted), pr.p->name, orig);
+		ret = 1;
+	}
+	if (!ret)
+		print_rows(c->out, fmt, &pr, rows, nr_rows, orig);
+	ret = ret ? 1 : 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(rows);
+	free(pr.values);
+	return ret;
+}
+
 static const struct command {
 	const char *name;
 	int (*fn)(struct ctl *c, int argc, char **argv);
@@ -736,6 +1362,7 @@ static const struct command {
 	{ "enable", cmd_enable },
 	{ "disable", cmd_disable },
 	{ "stats", cmd_stats },
+	{ "profile", cmd_profile },
 };
 
 int main(int argc, char **argv)
@@ -789,8 +1416,8 @@ int main(int argc, char **argv)
 	if (k == sizeof(commands) / sizeof(commands[0]))
 		return usage_error("unknown command '%s'", argv[optind]);
 	if (c.json && commands[k].fn != cmd_show && commands[k].fn != cmd_get &&
-	    commands[k].fn != cmd_stats)
-		return usage_error("--json applies to show, get and stats");
+	    commands[k].fn != cmd_stats && commands[k].fn != cmd_profile)
+		return usage_error("--json applies to show, get, stats and profile");
 
 	for (i = 0; i < nr_devargs; i++) {
 		char disk[NAME_LEN];
@@ -799,6 +1426,7 @@ int main(int argc, char **argv)
 			return 1;
 	}
 	c.explicit = nr_devargs > 0;
+	c.first_devarg = nr_devargs ? devargs[0] : NULL;
 
 	c.out = open_memstream(&c.outbuf, &c.outlen);
 	if (!c.out) {

@@ -113,6 +113,7 @@ guest_tier sched-sysfs tests/guest/sched-sysfs.sh
 guest_tier sched-io tests/guest/sched-io.sh
 guest_tier sched-policy tests/guest/sched-policy.sh
 guest_tier dlctl-guest tests/guest/dlctl.sh
+guest_tier dlctl-profile tests/guest/profile.sh
 
 echo "make check: $((SECONDS - start)) s, logs in ${logdir#"$top"/}"
 echo "$passed passed, $failed failed"

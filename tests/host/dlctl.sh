@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 n=0
 failed=0
 
-echo "1..72"
+echo "1..96"
 ok() {
 	n=$((n + 1))
 	if [ "$1" -eq 0 ]; then
@@ -289,5 +289,165 @@ ok $? "DLCTL_SYSFS_ROOT sets the root"
 [ $? -eq 1 ] && grep -q "nowhere/block: No such file or directory" "$tmp/err"
 ok $? "a missing root: exit 1, names the path"
 
-exit 0
+# --- profile: a regular file stands in for each device node ---
+# (in the build directory: O_DIRECT needs a disk file system, not tmpfs)
+mkdir -p "$top/build"
+D=$(mktemp -d "$top/build/dlctl-dev.XXXXXX")
+trap 'rm -rf "$tmp" "$D"' EXIT
+export DLCTL_DEV_DIR=$D
+mkprof() {
+	local d
+	mkfake "$R"
+	for d in vda nullb0; do
+		echo 32768 >"$R/block/$d/size"		# 16 MiB in sectors
+		yes "$d" | head -c 16M >"$D/$d"
+		printf 'expired      1 2\nstarved      0 3\nbatches      4 5\n' \
+			>>"$R/kernel/debug/block/$d/sched/stats"
+	done
+	echo 7:90 >"$R/block/vda/dev"
+	echo 7:91 >"$R/block/vda/vda1/dev"
+	echo 7:92 >"$R/block/nullb0/dev"
+}
+sum() { md5sum <"$D/$1"; }
+pr() { dl -d nullb0 profile "$@"; }
+# pyjson 'python expression on d': the JSON on stdout, checked in Python
+pyjson() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($1) else 1)" "$tmp/out"; }
+mkprof
 
+pr fifo_batch 1,8 64 --runtime-per-value 100ms
+[ $st -eq 0 ] && [ "$(grep -cE '^ +(1|8|64) \|' "$tmp/out")" -eq 3 ] &&
+	grep -q '^nullb0: fifo_batch, randread, iodepth 16, bs 4096, 0.1 s per value (was 32, restored)' "$tmp/out"
+ok $? "profile fifo_batch 1,8 64: a table row per value"
+is_val() { [ "$(val "$1" "$2")" = "$3" ]; }
+is_val nullb0 fifo_batch 32
+ok $? "... and fifo_batch is back to 32"
+pr fifo_batch 4 12 --runtime-per-value 100ms --json
+[ $st -eq 0 ] && pyjson 'd["device"] == "nullb0" and d["parameter"] == "fifo_batch" and d["original"] == 32
+	and d["workload"] == "randread" and [r["value"] for r in d["rows"]] == [4, 12]
+	and all(r["read"]["ios"] > 0 and r["read"]["iops"] > 0 and r["write"]["ios"] == 0 for r in d["rows"])
+	and all(0 < r["read"]["lat_us"]["p50"] <= r["read"]["lat_us"]["p99"] <= r["read"]["lat_us"]["max"] for r in d["rows"])
+	and all(set(r) >= {"merges", "expired", "starved", "batches"} for r in d["rows"])'
+ok $? "profile --json: valid, rows for 4 and 12, reads only, p50 <= p99 <= max"
+dl --json -d nullb0 profile fifo_batch 4 --duration 100ms
+[ $st -eq 0 ] && pyjson 'len(d["rows"]) == 1 and abs(d["runtime_per_value"] - 0.1) < 1e-9'
+ok $? "dlctl --json ... profile --duration: JSON too, the duration is the whole run"
+pr fifo_batch 1,64 --duration 200ms --json
+[ $st -eq 0 ] && pyjson 'abs(d["runtime_per_value"] - 0.1) < 1e-9'
+ok $? "--duration 200ms over two values: 0.1 s each"
+pr read_expire 100ms,1s --runtime-per-value 50ms --csv
+[ $st -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 3 ] &&
+	head -1 "$tmp/out" | grep -q '^read_expire,read_iops,read_mb_per_s,read_p50_us,read_p99_us,read_max_us,write_iops,' &&
+	[ "$(cut -d, -f1 "$tmp/out" | tail -2 | tr '\n' ' ')" = "100 1000 " ] &&
+	[ "$(awk -F, '{print NF}' "$tmp/out" | sort -u)" = 15 ] && is_val nullb0 read_expire 500
+ok $? "profile read_expire 100ms,1s --csv: header, two rows of 15 fields, ms units, restored"
+
+before=$(sum nullb0)
+pr fifo_batch 8 -w randrw --allow-write --runtime-per-value 100ms --json
+[ $st -eq 0 ] && pyjson 'd["rows"][0]["read"]["ios"] > 0 and d["rows"][0]["write"]["ios"] > 0' &&
+	[ "$(sum nullb0)" != "$before" ]
+ok $? "randrw --allow-write: reads and writes, and the device's data changed"
+pr fifo_batch 8 -w seqwrite+randread --allow-write --runtime-per-value 100ms -q 4 --json
+[ $st -eq 0 ] && pyjson 'd["iodepth"] == 4 and d["rows"][0]["read"]["ios"] > 0 and d["rows"][0]["write"]["ios"] > 0'
+ok $? "seqwrite+randread -q 4: one reader, three writers, both directions counted"
+mkprof
+before=$(sum nullb0)
+for w in randwrite randrw seqwrite seqwrite+randread; do
+	pr fifo_batch 8 -w "$w" --runtime-per-value 100ms
+	[ $st -eq 1 ] && [ ! -s "$tmp/out" ] &&
+		grep -q "the $w workload writes to the device and destroys its data; add --allow-write" "$tmp/err" || break
+done
+[ $st -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(sum nullb0)" = "$before" ] && is_val nullb0 fifo_batch 32
+ok $? "every write workload without --allow-write: exit 1, says why, nothing written or set"
+
+root_dev=$(awk '$5 == "/" { print $3; exit }' /proc/self/mountinfo)
+echo "$root_dev" >"$R/block/nullb0/dev"
+pr fifo_batch 8 -w randwrite --allow-write --runtime-per-value 100ms
+[ $st -eq 1 ] && grep -q '^dlctl: nullb0: mounted on /; refusing to write to it$' "$tmp/err" &&
+	[ "$(sum nullb0)" = "$before" ] && is_val nullb0 fifo_batch 32
+ok $? "a mounted device ($root_dev, /): refused, nothing written or set"
+pr fifo_batch 8 --runtime-per-value 50ms
+[ $st -eq 0 ]
+ok $? "... but read-only profiling of it is allowed"
+mkprof
+echo "$root_dev" >"$R/block/vda/vda1/dev"
+dl -d /dev/vda1 profile fifo_batch 8 -w seqwrite --allow-write --runtime-per-value 100ms
+[ $st -eq 1 ] && grep -q '^dlctl: vda: mounted on /; refusing' "$tmp/err"
+ok $? "a disk with a mounted partition: refused"
+mkprof
+mkdir -p "$R/block/nullb0/holders/dm-0" "$R/block/vda/vda1/holders/md0"
+pr fifo_batch 8 -w randwrite --allow-write --runtime-per-value 100ms
+[ $st -eq 1 ] && grep -q '^dlctl: nullb0: held by dm-0; refusing to write to it$' "$tmp/err"
+ok $? "a device held by dm-0: refused"
+dl -d vda profile fifo_batch 8 -w randwrite --allow-write --runtime-per-value 100ms
+[ $st -eq 1 ] && grep -q '^dlctl: vda: vda1 is held by md0; refusing to write to it$' "$tmp/err"
+ok $? "a disk whose partition is held by md0: refused"
+mkprof
+
+echo 8192 >"$R/block/vda/vda1/size"
+yes vda1 | head -c 4M >"$D/vda1"
+before=$(sum vda)
+dl -d /dev/vda1 profile fifo_batch 8 -w randwrite --allow-write --runtime-per-value 100ms --json
+[ $st -eq 0 ] && pyjson 'd["device"] == "vda" and d["target"] == "vda1" and d["size"] == 4194304' &&
+	[ "$(sum vda)" = "$before" ] && is_val vda fifo_batch 32
+ok $? "profile -d /dev/vda1: vda's tunable, I/O to the partition only"
+dl profile fifo_batch 8 --runtime-per-value 50ms
+[ $st -eq 1 ] && grep -q 'profile runs on one device; choose it with -d DEV' "$tmp/err"
+ok $? "profile with two deadline-rb devices and no -d: exit 1, says to choose"
+dl -d sda profile fifo_batch 8 --runtime-per-value 50ms
+[ $st -eq 1 ] && grep -q "sda: does not run deadline-rb" "$tmp/err"
+ok $? "profile on a device without deadline-rb: exit 1"
+before=$(snap)
+pr fifo_batch 8,0 --runtime-per-value 50ms
+[ $st -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q "fifo_batch: '0': out of range (1..65536)" "$tmp/err" &&
+	[ "$(snap)" = "$before" ]
+ok $? "a bad value in the list: exit 1 before anything runs, nothing changed"
+DLCTL_TEST_FAIL_WRITE=block/nullb0/queue/iosched/fifo_batch pr fifo_batch 8 --runtime-per-value 50ms
+[ $st -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q '^dlctl: nullb0: fifo_batch: 8: Input/output error' "$tmp/err" &&
+	[ "$(snap)" = "$before" ]
+ok $? "the kernel refuses the value: exit 1, its errno shown, nothing changed"
+bad=0
+for args in "fifo_batch 8 -w nosuch" "fifo_batch 8 --runtime-per-value 5x" \
+	"fifo_batch 8 --runtime-per-value 0" "fifo_batch 8 --duration 1s --runtime-per-value 1s" \
+	"fifo_batch" "nosuch 8" "fifo_batch 8 -q 0" "fifo_batch 8 --iodepth 2000" \
+	"fifo_batch 8 --bs 1000" "fifo_batch 8 --size 0" "fifo_batch 8 --csv --bogus"; do
+	# shellcheck disable=SC2086
+	pr $args
+	if [ $st -ne 2 ] || [ -s "$tmp/out" ] || ! grep -q "Try 'dlctl --help'" "$tmp/err"; then
+		echo "# profile $args: status $st"
+		bad=1
+	fi
+done
+dl --json -d nullb0 profile fifo_batch 8 --csv
+[ $st -eq 2 ] && [ "$bad" -eq 0 ] && [ "$(snap)" = "$before" ]
+ok $? "profile usage errors (workload, times, values, iodepth, bs, size, --json --csv): exit 2"
+rm "$D/nullb0"
+pr fifo_batch 8 --runtime-per-value 50ms
+[ $st -eq 1 ] && grep -q "nullb0: No such file or directory" "$tmp/err" && is_val nullb0 fifo_batch 32
+ok $? "no device node: exit 1, names it, nothing changed"
+mkprof
+echo 4 >"$R/block/nullb0/size"
+pr fifo_batch 8 --runtime-per-value 50ms
+[ $st -eq 1 ] && grep -q "nullb0: smaller than one block of 4096 bytes" "$tmp/err"
+ok $? "a device smaller than one block: exit 1"
+mkprof
+
+# a signal mid-run puts the original value back
+for sig in INT TERM; do
+	"${DLCTL[@]}" --sysfs-root "$R" -d nullb0 profile fifo_batch 1 2 3 \
+		--runtime-per-value 2s >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	i=0
+	while [ "$(val nullb0 fifo_batch)" = 32 ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	changed=$(val nullb0 fifo_batch)
+	kill -"$sig" $pid
+	wait $pid
+	st=$?
+	[ "$changed" = 1 ] && [ $st -eq 1 ] && [ ! -s "$tmp/out" ] && is_val nullb0 fifo_batch 32 &&
+		grep -q "^dlctl: nullb0: interrupted by .*; fifo_batch restored to 32$" "$tmp/err"
+	ok $? "SIG$sig mid-run (fifo_batch was $changed): exit 1, 32 restored, says so"
+done
+
+exit 0

@@ -1,0 +1,113 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# dlctl profile against the real module, with short runs: a row per value,
+# the original value back afterwards (also after SIGINT and SIGTERM), the
+# counters' deltas, and write workloads refused without --allow-write, on a
+# mounted device and on one open exclusively elsewhere.
+. /tests/guest/lib.sh
+
+plan 15
+
+rmmod null_blk
+# nullb0 fast and memory-backed; nullb1 slowed (one tag, 200 us per
+# request) so that requests wait in the scheduler and sequential writes merge
+modprobe null_blk nr_devices=2 gb=1 memory_backed=1
+echo deadline-rb >/sys/block/nullb0/queue/scheduler
+echo none >/sys/block/nullb1/queue/scheduler
+echo none >/sys/block/vda/queue/scheduler
+echo 24 >/sys/block/nullb0/queue/iosched/fifo_batch
+fb() { cat /sys/block/$1/queue/iosched/fifo_batch; }
+sum() { dd if=/dev/$1 bs=1M count=16 2>/dev/null | md5sum; }
+
+dlctl profile fifo_batch 1,16 64 --runtime-per-value 1s >/tmp/out 2>/tmp/err
+rc=$?
+sed 's/^/# /' /tmp/out
+[ $rc -eq 0 ] && [ "$(grep -cE '^ +(1|16|64) \|' /tmp/out)" -eq 3 ]
+ok $? "dlctl profile fifo_batch 1,16 64 (the only deadline-rb disk): a row per value"
+is "$(fb nullb0)" 24 "... and fifo_batch is back to 24"
+grep -q '^nullb0: fifo_batch, randread, iodepth 16, bs 4096, 1.0 s per value (was 24, restored)$' /tmp/out
+ok $? "... with a heading that says what ran"
+
+dlctl -d nullb0 profile writes_starved 1 4 --runtime-per-value 1s --csv \
+	-w randrw --allow-write --size 64M >/tmp/out 2>/tmp/err
+rc=$?
+sed 's/^/# /' /tmp/out
+# columns: value, read iops..max (2-6), write iops..max (7-11), merges..batches
+[ $rc -eq 0 ] && [ "$(wc -l </tmp/out)" -eq 3 ] &&
+	[ "$(awk -F, 'NR > 1 && $2 > 0 && $7 > 0 && $15 > 0' /tmp/out | wc -l)" -eq 2 ]
+ok $? "randrw --allow-write --csv: reads, writes and batches on every row"
+is "$(cat /sys/block/nullb0/queue/iosched/writes_starved)" 2 "... writes_starved back to 2"
+
+dlctl -d nullb0 --json profile read_expire 50ms,2s --duration 2s >/tmp/out 2>/tmp/err
+rc=$?
+[ $rc -eq 0 ] && grep -q '^{"device":"nullb0","parameter":"read_expire","original":500,' /tmp/out &&
+	grep -q '"runtime_per_value":1.000,"rows":\[{"value":50,.*},{"value":2000,' /tmp/out
+ok $? "--json with units and --duration: values 50 and 2000 ms, 1 s each"
+
+# counters: sequential writes on a slowed device merge, and the row says so
+rmmod null_blk
+modprobe null_blk nr_devices=2 gb=1 memory_backed=1 irqmode=2 completion_nsec=200000 hw_queue_depth=1
+echo none >/sys/block/nullb0/queue/scheduler
+echo deadline-rb >/sys/block/nullb1/queue/scheduler
+dlctl -d nullb1 profile fifo_batch 32 -w seqwrite --allow-write --size 64M \
+	--runtime-per-value 2s --csv >/tmp/out 2>/tmp/err
+rc=$?
+sed 's/^/# /' /tmp/out
+[ $rc -eq 0 ] && [ "$(awk -F, 'NR == 2 && $7 > 0 && $12 > 0' /tmp/out | wc -l)" -eq 1 ]
+ok $? "seqwrite on a slowed device: the row counts the merges made during the run"
+
+# write refusals: no data touched, nothing set
+echo deadline-rb >/sys/block/nullb0/queue/scheduler
+dd if=/dev/urandom of=/dev/nullb0 bs=1M count=16 2>/dev/null
+before=$(sum nullb0)
+dlctl -d nullb0 profile fifo_batch 8 -w seqwrite --runtime-per-value 1s >/tmp/out 2>/tmp/err
+rc=$?
+[ $rc -eq 1 ] && [ ! -s /tmp/out ] && grep -q 'add --allow-write' /tmp/err &&
+	[ "$(sum nullb0)" = "$before" ] && [ "$(fb nullb0)" = 32 ]
+ok $? "seqwrite without --allow-write: refused, data and fifo_batch untouched"
+
+mke2fs -q /dev/nullb0 >/dev/null 2>&1 && mkdir -p /mnt && mount -t ext2 /dev/nullb0 /mnt
+ok $? "an ext2 file system on nullb0, mounted on /mnt"
+before=$(sum nullb0)
+dlctl -d nullb0 profile fifo_batch 8 -w randwrite --allow-write --runtime-per-value 1s >/tmp/out 2>/tmp/err
+rc=$?
+[ $rc -eq 1 ] && grep -q '^dlctl: nullb0: mounted on /mnt; refusing to write to it$' /tmp/err &&
+	[ "$(fb nullb0)" = 32 ]
+ok $? "randwrite --allow-write on the mounted device: refused"
+umount /mnt
+[ "$(sum nullb0)" = "$before" ]
+ok $? "... and the file system's blocks are as they were"
+
+# a second writer is turned away by O_EXCL while the first runs
+dlctl -d nullb0 profile fifo_batch 8 -w randwrite --allow-write --runtime-per-value 3s \
+	>/tmp/out1 2>/tmp/err1 &
+first=$!
+sleep 1
+dlctl -d nullb0 profile fifo_batch 8 -w randwrite --allow-write --runtime-per-value 1s >/tmp/out 2>/tmp/err
+rc=$?
+wait $first
+rc1=$?
+[ $rc -eq 1 ] && grep -q '^dlctl: /dev/nullb0: Device or resource busy (mounted or open exclusively elsewhere); refusing' /tmp/err &&
+	[ $rc1 -eq 0 ]
+ok $? "a second write profile while one runs: refused (EBUSY); the first finishes"
+
+# signals: the original value comes back
+for sig in INT TERM; do
+	dlctl -d nullb0 profile fifo_batch 1 2 3 --runtime-per-value 2s >/tmp/out 2>/tmp/err &
+	pid=$!
+	sleep 1
+	mid=$(fb nullb0)
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	[ "$mid" = 1 ] && [ $rc -eq 1 ] && [ ! -s /tmp/out ] && [ "$(fb nullb0)" = 32 ] &&
+		grep -q 'interrupted by .*; fifo_batch restored to 32$' /tmp/err
+	ok $? "SIG$sig mid-run (fifo_batch was $mid): exit 1, 32 restored"
+done
+
+dlctl -d vda profile fifo_batch 8 --runtime-per-value 1s >/tmp/out 2>/tmp/err
+[ $? -eq 1 ] && grep -q 'vda: does not run deadline-rb' /tmp/err
+ok $? "profile on a disk without deadline-rb: refused"
+
+done_testing
