@@ -21,12 +21,13 @@ KBUILD   = $(shell scripts/kernel.sh dir $(FLAVOUR))
 CPIO     = $(BUILD)/initramfs-$(FLAVOUR).cpio
 MODDIR   = $(BUILD)/module-$(FLAVOUR)
 
-.PHONY: help deps kernel module dlctl initramfs run check install clean distclean
+.PHONY: help deps kernel module dlctl initramfs run check bench install clean distclean
 
 help:
 	@echo 'deadline-rb targets:'
 	@echo '  make run          boot the release guest: a shell on a terminal, else print and power off'
 	@echo '  make check        every test tier on the debug kernel; ends with "N passed, N failed"'
+	@echo '  make bench        benchmarks (not tests): engine on the host, schedulers in the guest -> results/'
 	@echo '  make deps         install missing Debian packages (prints the command when not root)'
 	@echo '  make kernel       unpack linux-source-6.1 and build the $$(FLAVOUR) guest kernel'
 	@echo '  make module       build deadline-rb.ko (and its KUnit suite on debug) with W=1'
@@ -85,6 +86,10 @@ run: deps
 
 check: deps
 	@tests/check.sh
+
+# Not part of check: measurements, written to results/ and README.md.
+bench: deps
+	@tests/bench/run.sh
 
 install: $(BUILD)/dlctl
 	install -D -m 755 $(BUILD)/dlctl $(DESTDIR)$(PREFIX)/sbin/dlctl

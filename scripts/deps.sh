@@ -15,6 +15,8 @@ packages=(
 	libc6-dev valgrind python3
 	# man pages
 	mandoc
+	# make bench: its plots
+	gnuplot-nox
 )
 
 missing=()

@@ -9,7 +9,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 ksrc=$(scripts/kernel.sh src)
 kbuild=$(scripts/kernel.sh dir "${FLAVOUR:-debug}")
-kfiles=(kernel/*.[ch])
+kfiles=(kernel/*.[ch] tests/bench/fifo/*.c)
 pages=(man/*.[0-9])
 n=0
 

@@ -1,0 +1,367 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn make bench's raw output into results: JSON, a markdown report, plots.
+
+    report.py RESULTS_DIR [README]
+
+Reads RESULTS_DIR/raw/engine.jsonl (tests/bench/engine.sh) and
+RESULTS_DIR/raw/guest.log (tests/bench/sched-guest.sh through tests/vm),
+writes RESULTS_DIR/bench.json, RESULTS_DIR/README.md and the PNG plots
+(gnuplot), and, given README, replaces its text between the markers
+"<!-- bench:begin -->" and "<!-- bench:end -->" with the summary.
+Targets are reported as measured, met or missed by how much; nothing here
+decides what to measure.
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+SCHEDS = ["deadline-rb", "mq-deadline", "kyber", "bfq", "none", "fifo-floor"]
+WORKLOADS = {
+    "randread": "4 KiB random reads, QD32, io_uring, fast null_blk",
+    "randwrite": "4 KiB random writes, QD32, io_uring, fast null_blk",
+    "seqwrite": "4 KiB sequential writes, QD32, io_uring, fast null_blk",
+    "deepqueue": "4 KiB random reads, QD2048, nr_requests 2048, null_blk with "
+                 "one tag and 100 us per request",
+}
+
+
+def parse_guest(path):
+    """BENCH-BEGIN k=v ... / fio JSON / BENCH-END blocks."""
+    runs, cur, body = [], None, []
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\r\n")
+            if line.startswith("BENCH-BEGIN "):
+                cur = dict(kv.split("=", 1) for kv in line.split()[1:] if "=" in kv)
+                body = []
+            elif line == "BENCH-END" and cur is not None:
+                try:
+                    cur["fio"] = json.loads("\n".join(body))
+                except ValueError:
+                    cur["fio"] = None
+                runs.append(cur)
+                cur = None
+            elif cur is not None:
+                body.append(line)
+    return runs
+
+
+def job(run, name=None):
+    jobs = (run.get("fio") or {}).get("jobs", [])
+    for j in jobs:
+        if name is None or j.get("jobname") == name:
+            return j
+    return None
+
+
+def throughput_metrics(run):
+    j = job(run)
+    if not j or run.get("rc") != "0":
+        return None
+    ios = j["read"]["total_ios"] + j["write"]["total_ios"]
+    busy_s = int(run["busy_jiffies"]) / int(run.get("hz", 100))
+    disk = (run["fio"].get("disk_util") or [{}])[0]
+    return {
+        "iops": j["read"]["iops"] + j["write"]["iops"],
+        "mb_per_s": (j["read"]["bw_bytes"] + j["write"]["bw_bytes"]) / 1e6,
+        "cpu_us_per_io": busy_s * 1e6 / ios if ios else None,
+        "merges": disk.get("read_merges", 0) + disk.get("write_merges", 0),
+        "ios": ios,
+    }
+
+
+def spread(values):
+    return {"median": statistics.median(values), "min": min(values),
+            "max": max(values), "n": len(values)}
+
+
+def aggregate(runs):
+    """Per workload and scheduler: medians, spread, per-round ratios."""
+    table = {}
+    for wl in WORKLOADS:
+        per = {}
+        for r in runs:
+            if r.get("section") != "throughput" or r.get("workload") != wl:
+                continue
+            m = throughput_metrics(r)
+            if m:
+                per.setdefault(r["sched"], {})[int(r["round"])] = m
+        out = {}
+        for s in SCHEDS:
+            if s not in per:
+                continue
+            rounds = per[s]
+            e = {k: spread([m[k] for m in rounds.values() if m[k] is not None])
+                 for k in ("iops", "mb_per_s", "cpu_us_per_io", "merges")}
+            for base in ("mq-deadline", "fifo-floor", "none"):
+                if base not in per:
+                    continue
+                for k in ("iops", "cpu_us_per_io"):
+                    ratios = [rounds[i][k] / per[base][i][k] for i in rounds
+                              if i in per[base] and rounds[i][k] and per[base][i][k]]
+                    if ratios:
+                        e.setdefault("ratio", {}).setdefault(k, {})[base] = {
+                            "median": statistics.median(ratios),
+                            "min": min(ratios), "max": max(ratios)}
+            out[s] = e
+        table[wl] = out
+    return table
+
+
+def policy(runs):
+    rows = []
+    for r in runs:
+        if r.get("section") != "policy":
+            continue
+        rd, fl = job(r, "reader"), job(r, "flood")
+        if not rd or not fl:
+            continue
+        clat = rd["read"]["clat_ns"]
+        pct = clat.get("percentile", {})
+        rows.append({
+            "sched": r["sched"], "setting": r["setting"],
+            "reads": rd["read"]["total_ios"],
+            "read_p50_ms": pct.get("50.000000", 0) / 1e6,
+            "read_p99_ms": pct.get("99.000000", 0) / 1e6,
+            "read_max_ms": clat.get("max", 0) / 1e6,
+            "write_iops": fl["write"]["iops"],
+        })
+    return rows
+
+
+def engine(path):
+    rows = [json.loads(line) for line in open(path) if line.strip()]
+    by = {}
+    for r in rows:
+        if r.get("hash_shift", 10) == 10:
+            by.setdefault(r["depth"], {})[r["variant"]] = r
+    return [dict(depth=d, rbtree=by[d]["rbtree"], list=by[d]["list"])
+            for d in sorted(by) if "rbtree" in by[d] and "list" in by[d]]
+
+
+def targets(eng, thr):
+    out = []
+
+    def add(what, value, goal, ok, how):
+        out.append({"target": what, "measured": value, "goal": goal, "met": ok,
+                    "detail": how})
+
+    at = {e["depth"]: e for e in eng}
+    if 4096 in at:
+        x = at[4096]["list"]["instructions_per_request"] / \
+            at[4096]["rbtree"]["instructions_per_request"]
+        add("engine: instructions per request at depth 4096, list / rbtree",
+            round(x, 1), ">= 100", x >= 100,
+            "met" if x >= 100 else f"missed by {100 / x:.1f}x")
+    if 64 in at and 65536 in at:
+        g = at[65536]["rbtree"]["instructions_per_request"] / \
+            at[64]["rbtree"]["instructions_per_request"]
+        add("engine: rbtree cost growth, depth 64 to 65536", round(g, 2), "<= 2.5",
+            g <= 2.5, "met" if g <= 2.5 else f"missed by {g / 2.5:.2f}x")
+    rr = thr.get("randread", {}).get("deadline-rb", {}).get("ratio", {}).get("iops", {})
+    for base, goal in (("mq-deadline", 1.05), ("fifo-floor", 0.95)):
+        if base in rr:
+            x = rr[base]["median"]
+            add(f"randread IOPS, deadline-rb / {base} (median of rounds)", round(x, 3),
+                f">= {goal}", x >= goal,
+                "met" if x >= goal else f"missed by {100 * (goal - x) / goal:.1f}%")
+    dq = thr.get("deepqueue", {}).get("deadline-rb", {}).get("ratio", {}) \
+        .get("cpu_us_per_io", {}).get("mq-deadline")
+    if dq:
+        x = dq["median"]
+        add("deep queue CPU per I/O, deadline-rb / mq-deadline (median of rounds)",
+            round(x, 3), "<= 1.0", x <= 1.0,
+            "met" if x <= 1.0 else f"missed by {100 * (x - 1):.1f}%")
+    return out
+
+
+def fmt(x, digits=0):
+    return "-" if x is None else f"{x:,.{digits}f}"
+
+
+def markdown(data, command):
+    L = []
+    meta = data["meta"]
+    L.append(f"Measured {meta['date']} on {meta['host']}: guest under QEMU TCG, "
+             f"{meta['rounds']} rounds of {meta['runtime']} s per run, "
+             f"whole run {meta['seconds']} s.  Produced by `{command}`.")
+    L.append("")
+    L.append("### Targets")
+    L.append("")
+    L.append("| target | goal | measured | |")
+    L.append("|---|---|---|---|")
+    for t in data["targets"]:
+        L.append(f"| {t['target']} | {t['goal']} | {t['measured']} | "
+                 f"{'met' if t['met'] else '**' + t['detail'] + '**'} |")
+    L.append("")
+    L.append("### Engine on the host (callgrind instructions, median ns of 5 runs)")
+    L.append("")
+    L.append("| depth | rbtree instr/req | list instr/req | list / rbtree | "
+             "rbtree ns/req | list ns/req |")
+    L.append("|---:|---:|---:|---:|---:|---:|")
+    for e in data["engine"]:
+        a, b = e["rbtree"], e["list"]
+        L.append(f"| {e['depth']} | {fmt(a['instructions_per_request'])} | "
+                 f"{fmt(b['instructions_per_request'])} | "
+                 f"{b['instructions_per_request'] / a['instructions_per_request']:.1f}x | "
+                 f"{fmt(a['ns_per_request'])} | {fmt(b['ns_per_request'])} |")
+    for x in data.get("engine_extra", []):
+        L.append("")
+        L.append(f"With `hash_shift` {x['hash_shift']} instead of 10 (a back-merge "
+                 f"hash sized to the queue), rbtree at depth {x['depth']}: "
+                 f"{fmt(x['instructions_per_request'])} instructions per request.")
+    L.append("")
+    L.append("### Schedulers in one guest boot")
+    L.append("")
+    L.append("Median over rounds, spread as min..max; ratios are the median of the "
+             "per-round ratios (rounds are paired, each round runs every scheduler "
+             "once, in rotated order).  CPU is the whole guest's busy time per I/O.")
+    for wl, desc in WORKLOADS.items():
+        t = data["throughput"].get(wl)
+        if not t:
+            continue
+        L.append("")
+        L.append(f"**{wl}**: {desc}")
+        L.append("")
+        L.append("| scheduler | IOPS | spread | x mq-deadline | x fifo-floor | x none | "
+                 "CPU us/IO | x mq-deadline | merges |")
+        L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for s in SCHEDS:
+            if s not in t:
+                continue
+            e = t[s]
+            ri = e.get("ratio", {}).get("iops", {})
+            rc = e.get("ratio", {}).get("cpu_us_per_io", {})
+            L.append(f"| {s} | {fmt(e['iops']['median'])} | "
+                     f"{fmt(e['iops']['min'])}..{fmt(e['iops']['max'])} | "
+                     + " | ".join(fmt(ri.get(b, {}).get('median'), 2)
+                                  for b in ("mq-deadline", "fifo-floor", "none"))
+                     + f" | {fmt(e['cpu_us_per_io']['median'], 1)} | "
+                     f"{fmt(rc.get('mq-deadline', {}).get('median'), 2)} | "
+                     f"{fmt(e['merges']['median'])} |")
+    L.append("")
+    L.append("### Policy: one random reader against a sequential write flood")
+    L.append("")
+    L.append("null_blk with one tag and 100 us per request, nr_requests 256, "
+             "64 writes in flight, reads one at a time (psync).")
+    L.append("")
+    L.append("| scheduler | setting | reads | read p50 ms | read p99 ms | read max ms | "
+             "write IOPS |")
+    L.append("|---|---|---:|---:|---:|---:|---:|")
+    for p in data["policy"]:
+        L.append(f"| {p['sched']} | {p['setting']} | {p['reads']} | "
+                 f"{p['read_p50_ms']:.1f} | {p['read_p99_ms']:.1f} | "
+                 f"{p['read_max_ms']:.1f} | {fmt(p['write_iops'])} |")
+    return "\n".join(L) + "\n"
+
+
+def plots(data, out):
+    d = os.path.join(out, "plot-data")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "engine.dat"), "w") as f:
+        f.write("# depth rbtree_instr list_instr rbtree_ns list_ns\n")
+        for e in data["engine"]:
+            f.write(f"{e['depth']} {e['rbtree']['instructions_per_request']} "
+                    f"{e['list']['instructions_per_request']} "
+                    f"{e['rbtree']['ns_per_request']} {e['list']['ns_per_request']}\n")
+    with open(os.path.join(d, "sched.dat"), "w") as f:
+        f.write("# workload sched ratio_to_none min max\n")
+        for wl in WORKLOADS:
+            for s in SCHEDS:
+                r = data["throughput"].get(wl, {}).get(s, {}).get("ratio", {}) \
+                    .get("iops", {}).get("none")
+                if r:
+                    f.write(f"{wl} {s} {r['median']} {r['min']} {r['max']}\n")
+                elif s == "none" and s in data["throughput"].get(wl, {}):
+                    f.write(f"{wl} none 1 1 1\n")
+            f.write("\n\n")
+    with open(os.path.join(d, "policy.dat"), "w") as f:
+        f.write("# label p99_ms max_ms\n")
+        for p in data["policy"]:
+            label = p["sched"] if p["setting"] == "default" else \
+                f"{p['sched']}\\n{p['setting']}"
+            f.write(f"\"{label}\" {p['read_p99_ms']} {p['read_max_ms']}\n")
+    gp = f"""
+set terminal pngcairo size 900,520 font ",10" noenhanced
+set datafile separator whitespace
+set key top left
+set grid
+set output "{out}/engine.png"
+set title "Engine cost per request vs queue depth (host, callgrind)"
+set logscale xy
+set xlabel "requests queued"
+set ylabel "instructions per request"
+plot "{d}/engine.dat" using 1:2 with linespoints lw 2 title "rbtree (deadline-rb engine)", \\
+     "" using 1:3 with linespoints lw 2 title "sorted list (2.5.45 scan)"
+unset logscale
+set output "{out}/sched-iops.png"
+set title "IOPS relative to none (median of rounds, bars: min..max)"
+set style data histogram
+set style histogram errorbars gap 2 lw 1
+set style fill solid 0.6 border -1
+set ylabel "IOPS / none"
+set xlabel ""
+set xtics rotate by -30
+set yrange [0:*]
+set key top right
+set key top left
+plot for [i=0:{len(WORKLOADS) - 1}] "{d}/sched.dat" index i using 3:4:5:xtic(2) \\
+     title word("{' '.join(WORKLOADS)}", i + 1)
+set output "{out}/policy.png"
+set title "Read latency under a write flood (slow null_blk)"
+set bmargin 6
+set key top right
+set style histogram clustered gap 2
+set ylabel "ms"
+set logscale y
+set yrange [*:*]
+plot "{d}/policy.dat" using 2:xtic(1) title "read p99", "" using 3 title "read max"
+"""
+    subprocess.run(["gnuplot"], input=gp, text=True, check=True)
+
+
+def main():
+    out = sys.argv[1]
+    readme = sys.argv[2] if len(sys.argv) > 2 else None
+    meta = json.load(open(os.path.join(out, "raw", "meta.json")))
+    runs = parse_guest(os.path.join(out, "raw", "guest.log"))
+    data = {"meta": meta, "engine": engine(os.path.join(out, "raw", "engine.jsonl")),
+            "throughput": aggregate(runs), "policy": policy(runs)}
+    data["engine_extra"] = [json.loads(ln) for ln in
+                            open(os.path.join(out, "raw", "engine.jsonl"))
+                            if ln.strip() and json.loads(ln).get("hash_shift", 10) != 10]
+    data["targets"] = targets(data["engine"], data["throughput"])
+    failed = [r for r in runs if r.get("rc") != "0"]
+    data["failed_runs"] = [{k: v for k, v in r.items() if k != "fio"} for r in failed]
+    with open(os.path.join(out, "bench.json"), "w") as f:
+        json.dump(data, f, indent=1)
+    command = meta.get("command", "make bench")
+    md = markdown(data, command)
+    with open(os.path.join(out, "README.md"), "w") as f:
+        f.write("# deadline-rb: latest benchmark results\n\n" + md +
+                "\n![engine](engine.png)\n![schedulers](sched-iops.png)\n"
+                "![policy](policy.png)\n")
+    plots(data, out)
+    if readme:
+        text = open(readme).read()
+        b, e = "<!-- bench:begin -->", "<!-- bench:end -->"
+        if b in text and e in text:
+            rel = os.path.relpath(out, os.path.dirname(os.path.abspath(readme)))
+            new = (f"{b}\n{md}\n![engine scaling]({rel}/engine.png)\n"
+                   f"![schedulers]({rel}/sched-iops.png)\n"
+                   f"![policy]({rel}/policy.png)\n{e}")
+            text = text[:text.index(b)] + new + text[text.index(e) + len(e):]
+            open(readme, "w").write(text)
+    for t in data["targets"]:
+        print(f"bench: {t['target']}: {t['measured']} (goal {t['goal']}): {t['detail']}")
+    if failed:
+        print(f"bench: {len(failed)} runs failed: {data['failed_runs']}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
