@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 export VM_LOGDIR=$tmp/logs
 n=0
 
-echo "1..10"
+echo "1..12"
 ok() {
 	n=$((n + 1))
 	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
@@ -65,3 +65,12 @@ ok $? "a guest that never finishes fails the run after the timeout (status $stat
 "$vm" run $flavour /nonexistent/script.sh >/dev/null 2>&1
 [ $? -eq 2 ]
 ok $? "a missing script is a usage error (exit 2)"
+
+printf 'payload %s\n' "$$" >"$tmp/payload.txt"
+printf '#!/bin/sh\ncat /dlrb/files/payload.txt\n' >"$tmp/file.sh"
+"$vm" run $flavour -q --file "$tmp/payload.txt" "$tmp/file.sh" >"$tmp/file.out" 2>"$tmp/file.err"
+[ $? -eq 0 ] && grep -qx "payload $$" "$tmp/file.out"
+ok $? "--file puts a file in the guest, as /dlrb/files/NAME"
+"$vm" run $flavour --file "$tmp/nonexistent" "$tmp/file.sh" >/dev/null 2>&1
+[ $? -eq 2 ]
+ok $? "--file naming a missing file is a usage error (exit 2)"
