@@ -121,7 +121,7 @@ static void usage(void)
 	      "Options:\n"
 	      " -d, --device <dev>   act on this device (vda, /dev/vda, /dev/vda1); repeatable;\n"
 	      "                      default: every device running deadline-rb\n"
-	      " -j, --json           JSON output for show, get and stats\n"
+	      " -j, --json           JSON output for show, get, stats and profile\n"
 	      "     --sysfs-root <dir>  read sysfs from <dir> instead of /sys\n"
 	      " -h, --help           display this help\n"
 	      " -V, --version        display version\n"
