@@ -73,16 +73,21 @@ struct ctl {
 /*
  * messages: "dlctl: vda: fifo_batch: Invalid argument" on stderr
  */
+static void vmessage(const char *fmt, va_list ap, const char *tail)
+{
+	fputs("dlctl: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs(tail, stderr);
+}
+
 static void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void warnx_(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("dlctl: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage(fmt, ap, "\n");
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -90,11 +95,9 @@ static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("dlctl: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage(fmt, ap, "\nTry 'dlctl --help' for more information.\n");
 	va_end(ap);
-	fputs("\nTry 'dlctl --help' for more information.\n", stderr);
 	return EXIT_USAGE;
 }
 
@@ -694,7 +697,18 @@ static int cmd_disable(struct ctl *c, int argc, char **argv)
 	return switch_all(c, false);
 }
 
-/* debugfs sched/stats: "name read write" per line. */
+/* debugfs sched/stats: "name read write" per line; path gets its name. */
+static FILE *open_stats(const char *dev, char *path, size_t size)
+{
+	FILE *f = NULL;
+
+	if (sysfs_path(path, size, "kernel/debug/block/%s/sched/stats", dev) ||
+	    !(f = fopen(path, "r")))
+		warnx_("%s: %s: %s (is debugfs mounted, and are you root?)", dev, path,
+		       strerror(errno));
+	return f;
+}
+
 static int cmd_stats(struct ctl *c, int argc, char **argv)
 {
 	char path[4096], name[64];
@@ -709,14 +723,10 @@ static int cmd_stats(struct ctl *c, int argc, char **argv)
 	if (c->json)
 		fputs("{\"devices\":[", c->out);
 	for (i = 0; i < c->nr_devs; i++) {
-		FILE *f;
+		FILE *f = open_stats(c->devs[i], path, sizeof(path));
 
-		if (sysfs_path(path, sizeof(path), "kernel/debug/block/%s/sched/stats",
-			       c->devs[i]) || !(f = fopen(path, "r"))) {
-			warnx_("%s: %s: %s (is debugfs mounted, and are you root?)",
-			       c->devs[i], path, strerror(errno));
+		if (!f)
 			return 1;
-		}
 		if (c->json) {
 			fprintf(c->out, "%s{\"name\":", i ? "," : "");
 			json_str(c->out, c->devs[i]);
@@ -833,12 +843,9 @@ static int read_counters(const char *dev, unsigned long long out[NR_CTRS])
 	FILE *f;
 
 	memset(out, 0, NR_CTRS * sizeof(out[0]));
-	if (sysfs_path(path, sizeof(path), "kernel/debug/block/%s/sched/stats", dev) ||
-	    !(f = fopen(path, "r"))) {
-		warnx_("%s: %s: %s (is debugfs mounted, and are you root?)", dev, path,
-		       strerror(errno));
+	f = open_stats(dev, path, sizeof(path));
+	if (!f)
 		return -1;
-	}
 	while (fscanf(f, "%63s %llu %llu", name, &r, &w) == 3) {
 		if (strncmp(name, "merged_", 7) == 0)
 			out[CTR_MERGES] += r + w;
@@ -858,13 +865,22 @@ static int read_counters(const char *dev, unsigned long long out[NR_CTRS])
 	return 0;
 }
 
-/* Read "maj:min" of ROOT/block/<fmt> into *devno. */
-static int read_devno(dev_t *devno, const char *fmt, const char *a, const char *b)
+/* ROOT/block/<disk>/<attr>, or of its partition <part> if not NULL. */
+static int read_disk_attr(char *buf, size_t size, const char *disk, const char *part,
+			  const char *attr)
+{
+	if (part)
+		return sysfs_read(buf, size, "block/%s/%s/%s", disk, part, attr);
+	return sysfs_read(buf, size, "block/%s/%s", disk, attr);
+}
+
+/* The "maj:min" of @disk or its partition @part. */
+static int read_devno(dev_t *devno, const char *disk, const char *part)
 {
 	char line[64];
 	unsigned int ma, mi;
 
-	if (sysfs_read(line, sizeof(line), fmt, a, b) ||
+	if (read_disk_attr(line, sizeof(line), disk, part, "dev") ||
 	    sscanf(line, "%u:%u", &ma, &mi) != 2)
 		return -1;
 	*devno = makedev(ma, mi);
@@ -909,7 +925,7 @@ static int check_unused(const char *dev)
 	FILE *f;
 	DIR *dir;
 
-	if (read_devno(&devs[nr], "block/%s/dev%s", dev, "") == 0)
+	if (read_devno(&devs[nr], dev, NULL) == 0)
 		nr++;
 	if (!sysfs_path(path, sizeof(path), "block/%s", dev) && (dir = opendir(path))) {
 		while ((de = readdir(dir)) && nr < MAX_DEVS) {
@@ -920,7 +936,7 @@ static int check_unused(const char *dev)
 				closedir(dir);
 				return -1;
 			}
-			if (read_devno(&devs[nr], "block/%s/%s/dev", dev, de->d_name) == 0)
+			if (read_devno(&devs[nr], dev, de->d_name) == 0)
 				nr++;
 		}
 		closedir(dir);
@@ -1255,9 +1271,8 @@ static int cmd_profile(struct ctl *c, int argc, char **argv)
 		goto out;
 	if (wl_kind_writes(pr.wl.kind) && check_unused(pr.dev))
 		goto out;
-	if ((strcmp(pr.target, pr.dev) ?
-	     sysfs_read(line, sizeof(line), "block/%s/%s/size", pr.dev, pr.target) :
-	     sysfs_read(line, sizeof(line), "block/%s/size", pr.dev)) ||
+	if (read_disk_attr(line, sizeof(line), pr.dev,
+			   strcmp(pr.target, pr.dev) ? pr.target : NULL, "size") ||
 	    sscanf(line, "%" SCNu64, &sectors) != 1 || !sectors) {
 		warnx_("%s: cannot read its size", pr.target);
 		goto out;
@@ -1304,10 +1319,6 @@ static int cmd_profile(struct ctl *c, int argc, char **argv)
 			warnx_("%s: %s: %s: %s", pr.dev, pr.p->name, line, strerror(-ret));
 			break;
 		}
-		if (read_counters(pr.dev, before)) {
-			ret = -EIO;
-			break;
-		}
 		ret = wl_run(&pr.wl, &rows[i].res, &interrupted);
 		if (pr.progress)
 			fputs("\r\033[K", stderr);
@@ -1320,8 +1331,10 @@ static int cmd_profile(struct ctl *c, int argc, char **argv)
 			break;
 		}
 		rows[i].value = pr.values[i];
-		for (k = 0; k < NR_CTRS; k++)
+		for (k = 0; k < NR_CTRS; k++) {
 			rows[i].ctr[k] = after[k] - before[k];
+			before[k] = after[k];	/* the next run starts here */
+		}
 		if (!interrupted)
 			nr_rows++;
 	}

@@ -12,13 +12,18 @@
 
 #include "workload.h"
 
-static const char *const kind_names[WL_NR_KINDS] = {
-	[WL_RANDREAD] = "randread",
-	[WL_RANDWRITE] = "randwrite",
-	[WL_RANDRW] = "randrw",
-	[WL_SEQREAD] = "seqread",
-	[WL_SEQWRITE] = "seqwrite",
-	[WL_SEQWRITE_RANDREAD] = "seqwrite+randread",
+static const struct kind {
+	const char *name;
+	bool seq;		/* the threads share one sequential stream */
+	unsigned int write_pct;	/* writes, in percent of I/Os */
+} kinds[WL_NR_KINDS] = {
+	[WL_RANDREAD] = { "randread", false, 0 },
+	[WL_RANDWRITE] = { "randwrite", false, 100 },
+	[WL_RANDRW] = { "randrw", false, 30 },
+	[WL_SEQREAD] = { "seqread", true, 0 },
+	[WL_SEQWRITE] = { "seqwrite", true, 100 },
+	/* and thread 0 reads at random: see worker_main() */
+	[WL_SEQWRITE_RANDREAD] = { "seqwrite+randread", true, 100 },
 };
 
 int wl_kind_parse(const char *name)
@@ -26,19 +31,19 @@ int wl_kind_parse(const char *name)
 	int i;
 
 	for (i = 0; i < WL_NR_KINDS; i++)
-		if (strcmp(kind_names[i], name) == 0)
+		if (strcmp(kinds[i].name, name) == 0)
 			return i;
 	return -1;
 }
 
 const char *wl_kind_name(enum wl_kind kind)
 {
-	return kind_names[kind];
+	return kinds[kind].name;
 }
 
 bool wl_kind_writes(enum wl_kind kind)
 {
-	return kind != WL_RANDREAD && kind != WL_SEQREAD;
+	return kinds[kind].write_pct > 0;
 }
 
 const char *wl_kind_list(void)
@@ -109,14 +114,6 @@ uint64_t lat_percentile(const struct lat_hist *h, double p)
 	return h->max_ns;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -166,8 +163,13 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	struct shared *sh = w->sh;
 	const struct wl_opts *o = sh->o;
+	bool seq = kinds[o->kind].seq;
+	unsigned int write_pct = kinds[o->kind].write_pct;
 	void *buf;
 	int err = 0;
+
+	if (o->kind == WL_SEQWRITE_RANDREAD && w->id == 0)
+		seq = false, write_pct = 0;
 
 	if (posix_memalign(&buf, 4096, o->bs)) {
 		atomic_store(&sh->error, -ENOMEM);
@@ -181,30 +183,11 @@ static void *worker_main(void *arg)
 		nap(100);
 
 	while (!atomic_load_explicit(&sh->done, memory_order_relaxed)) {
-		bool seq, write;
+		bool write = write_pct == 100 ||
+			     (write_pct && xorshift(&w->rng) % 100 < write_pct);
 		uint64_t block, t0, t1;
 		ssize_t n;
 
-		switch (o->kind) {
-		case WL_RANDREAD:
-			seq = false, write = false;
-			break;
-		case WL_RANDWRITE:
-			seq = false, write = true;
-			break;
-		case WL_RANDRW:
-			seq = false, write = xorshift(&w->rng) % 10 < 3;
-			break;
-		case WL_SEQREAD:
-			seq = true, write = false;
-			break;
-		case WL_SEQWRITE:
-			seq = true, write = true;
-			break;
-		default:	/* WL_SEQWRITE_RANDREAD: thread 0 reads */
-			seq = w->id != 0, write = w->id != 0;
-			break;
-		}
 		if (seq)
 			block = atomic_fetch_add(&sh->cursor, 1) % sh->blocks;
 		else
@@ -243,7 +226,8 @@ int wl_run(const struct wl_opts *o, struct wl_result *res,
 	struct shared sh = { .o = o, .blocks = o->size / o->bs };
 	struct worker *w;
 	unsigned int i, started = 0;
-	double t0, t;
+	uint64_t t0;
+	double t;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -266,12 +250,12 @@ int wl_run(const struct wl_opts *o, struct wl_result *res,
 	}
 	while (atomic_load(&sh.ready) < started)
 		nap(1000);
-	t0 = now();
+	t0 = now_ns();
 	atomic_store(&sh.go, 1);
 	for (;;) {
 		struct timespec tick = { 0, 100 * 1000 * 1000 };
 
-		t = now() - t0;
+		t = (double)(now_ns() - t0) / 1e9;
 		if (atomic_load(&sh.done) || atomic_load(&sh.error) ||
 		    (stop && *stop) || t >= o->runtime)
 			break;
@@ -291,7 +275,7 @@ int wl_run(const struct wl_opts *o, struct wl_result *res,
 		lat_merge(&res->lat[0], &w[i].res.lat[0]);
 		lat_merge(&res->lat[1], &w[i].res.lat[1]);
 	}
-	res->seconds = now() - t0;
+	res->seconds = (double)(now_ns() - t0) / 1e9;
 	free(w);
 	return atomic_load(&sh.error);
 }
