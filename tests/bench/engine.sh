@@ -23,6 +23,17 @@ gcc "${cflags[@]}" -o "$out/engine-bench" \
 	"$top/tests/bench/engine/bench.c" "$top/tests/bench/engine/list-sched.c" \
 	"$top/kernel/dlrb-engine.c" "$src/tools/lib/rbtree.c"
 
+# instructions VARIANT DEPTH ITERATIONS [HASH_SHIFT]: callgrind's count of
+# the steady-state loop, per request
+instructions() {
+	local ir
+	ir=$(valgrind --tool=callgrind --toggle-collect=steady_state \
+		--callgrind-out-file=/dev/null "$out/engine-bench" "$@" 2>&1 >/dev/null |
+		sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+	[ -n "$ir" ] || { echo "engine.sh: callgrind gave no count for $*" >&2; exit 1; }
+	printf '%.1f' "$(echo "$ir / $3" | bc -l)"
+}
+
 depths=("$@")
 [ ${#depths[@]} -gt 0 ] || depths=(64 256 1024 4096 16384 65536)
 
@@ -36,18 +47,15 @@ for depth in "${depths[@]}"; do
 			cg_iters=$(( 2000000 / depth > 100 ? 2000000 / depth : 100 ))
 			t_iters=$(( 60000000 / depth > 200 ? 60000000 / depth : 200 ))
 		fi
-		ir=$(valgrind --tool=callgrind --toggle-collect=steady_state \
-			--callgrind-out-file=/dev/null "$out/engine-bench" $variant "$depth" \
-			"$cg_iters" 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
-		[ -n "$ir" ] || { echo "engine.sh: callgrind gave no count" >&2; exit 1; }
+		ipr=$(instructions $variant "$depth" "$cg_iters")
 		ns=()
 		for _ in 1 2 3 4 5; do
 			ns+=("$("$out/engine-bench" $variant "$depth" "$t_iters" |
 				sed 's/.*"ns_per_request":\([0-9.]*\).*/\1/')")
 		done
 		median=$(printf '%s\n' "${ns[@]}" | sort -g | sed -n 3p)
-		printf '{"variant":"%s","depth":%d,"instructions_per_request":%.1f,' \
-			$variant "$depth" "$(echo "$ir / $cg_iters" | bc -l)"
+		printf '{"variant":"%s","depth":%d,"instructions_per_request":%s,' \
+			$variant "$depth" "$ipr"
 		printf '"ns_per_request":%s,"ns_runs":[%s],"hash_shift":10}\n' "$median" \
 			"$(IFS=,; echo "${ns[*]}")"
 	done
@@ -55,8 +63,5 @@ done
 
 # The back-merge hash at the default hash_shift (10: 1024 buckets) has long
 # chains at the deepest queue; what a hash sized to the queue costs there:
-ir=$(valgrind --tool=callgrind --toggle-collect=steady_state --callgrind-out-file=/dev/null \
-	"$out/engine-bench" rbtree 65536 5000 16 2>&1 >/dev/null |
-	sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
-printf '{"variant":"rbtree","depth":65536,"hash_shift":16,"instructions_per_request":%.1f}\n' \
-	"$(echo "$ir / 5000" | bc -l)"
+printf '{"variant":"rbtree","depth":65536,"hash_shift":16,"instructions_per_request":%s}\n' \
+	"$(instructions rbtree 65536 5000 16)"

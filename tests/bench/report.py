@@ -133,13 +133,16 @@ def policy(runs):
 
 
 def engine(path):
+    """The table at the default hash_shift, and the rows at other shifts."""
     rows = [json.loads(line) for line in open(path) if line.strip()]
-    by = {}
+    by, extra = {}, []
     for r in rows:
         if r.get("hash_shift", 10) == 10:
             by.setdefault(r["depth"], {})[r["variant"]] = r
+        else:
+            extra.append(r)
     return [dict(depth=d, rbtree=by[d]["rbtree"], list=by[d]["list"])
-            for d in sorted(by) if "rbtree" in by[d] and "list" in by[d]]
+            for d in sorted(by) if "rbtree" in by[d] and "list" in by[d]], extra
 
 
 def targets(eng, thr):
@@ -328,11 +331,9 @@ def main():
     readme = sys.argv[2] if len(sys.argv) > 2 else None
     meta = json.load(open(os.path.join(out, "raw", "meta.json")))
     runs = parse_guest(os.path.join(out, "raw", "guest.log"))
-    data = {"meta": meta, "engine": engine(os.path.join(out, "raw", "engine.jsonl")),
+    table, extra = engine(os.path.join(out, "raw", "engine.jsonl"))
+    data = {"meta": meta, "engine": table, "engine_extra": extra,
             "throughput": aggregate(runs), "policy": policy(runs)}
-    data["engine_extra"] = [json.loads(ln) for ln in
-                            open(os.path.join(out, "raw", "engine.jsonl"))
-                            if ln.strip() and json.loads(ln).get("hash_shift", 10) != 10]
     data["targets"] = targets(data["engine"], data["throughput"])
     failed = [r for r in runs if r.get("rc") != "0"]
     data["failed_runs"] = [{k: v for k, v in r.items() if k != "fio"} for r in failed]
