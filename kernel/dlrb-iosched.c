@@ -23,6 +23,7 @@
 #include "blk-mq-debugfs.h"
 #include "blk-mq-sched.h"
 
+#include "dlrb-compat.h"
 #include "dlrb-engine.h"
 
 struct dlrb_data {
@@ -219,10 +220,11 @@ static void dlrb_insert_request(struct request_queue *q, struct dlrb_data *dd,
 }
 
 static void dlrb_insert_requests(struct blk_mq_hw_ctx *hctx,
-				 struct list_head *list, bool at_head)
+				 struct list_head *list, dlrb_insert_t flags)
 {
 	struct request_queue *q = hctx->queue;
 	struct dlrb_data *dd = q->elevator->elevator_data;
+	bool at_head = dlrb_insert_at_head(flags);
 	LIST_HEAD(free);
 
 	spin_lock(&dd->lock);
@@ -580,4 +582,5 @@ module_exit(dlrb_module_exit);
 
 MODULE_AUTHOR("deadline-rb developers, after Jens Axboe");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(DLRB_VERSION);
 MODULE_DESCRIPTION("Deadline I/O scheduler with rbtree sort and per-queue tunables");

@@ -1,52 +1,96 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the guest kernel from Debian's linux-source-6.1, outside the repository.
+# Build the guest kernel from Debian's linux-source-X.Y, outside the repository.
 #
 #   scripts/kernel.sh build FLAVOUR   unpack (once), configure, build bzImage + modules
 #   scripts/kernel.sh dir FLAVOUR     print the build directory for FLAVOUR
 #   scripts/kernel.sh src             print the unpacked source tree
+#   scripts/kernel.sh unpack          unpack the source (once) and print where
+#   scripts/kernel.sh check           exit 2 with one line if $KERNEL is unknown
 #
-# FLAVOUR is release or debug.  The build directory is keyed by a hash of the
-# config fragments (and of this script), so changing a fragment builds afresh
-# and nothing stale is reused.  A finished build is marked with .built and not
-# re-entered; `make kernel KERNEL_FORCE=1` re-runs kbuild on it.
+# KERNEL (6.1, the default, or 6.12) picks the series; FLAVOUR is release or
+# debug.  The build directory is keyed by the series, the source package's
+# version, the config fragments and RECIPE below, so a changed fragment or a
+# new linux-source package builds afresh and nothing stale is reused.  A
+# finished build is marked with .built and not re-entered; `make kernel
+# KERNEL_FORCE=1` re-runs kbuild on it.  A build that stopped half way has no
+# .built and is resumed by kbuild.
 #
-# Environment: DLRB_CACHE (default ~/.cache/deadline-rb), KSRC_TARBALL,
-# KERNEL_FORCE, JOBS.
+# Environment: KERNEL, DLRB_CACHE (default ~/.cache/deadline-rb),
+# KSRC_TARBALL, KERNEL_FORCE, JOBS.
 set -euo pipefail
+
+# Bump when the build steps below change what they produce.
+RECIPE=2
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${DLRB_CACHE:-$HOME/.cache/deadline-rb}
-tarball=${KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-ksrc=$cache/linux-source-6.1
+series=${KERNEL:-6.1}
 
 die() { echo "kernel.sh: $*" >&2; exit 1; }
 
+# The series the lab knows; anything else is one line and exit status 2.
+check_series() {
+	case $series in
+	6.1|6.12) ;;
+	*) echo "kernel.sh: unknown KERNEL '$series' (6.1 or 6.12)" >&2; exit 2 ;;
+	esac
+}
+check_series
+pkg=linux-source-$series
+tarball=${KSRC_TARBALL:-/usr/src/$pkg.tar.xz}
+ksrc=$cache/$pkg
+
 fragments() {
+	local f
 	case $1 in
-	release) echo "$top/kernel/release.config" ;;
-	debug) echo "$top/kernel/release.config $top/kernel/debug.config" ;;
+	release) f="$top/kernel/release.config" ;;
+	debug) f="$top/kernel/release.config $top/kernel/debug.config" ;;
 	*) die "unknown flavour '$1' (release or debug)" ;;
 	esac
+	# options that only one series has or needs
+	[ -f "$top/kernel/$series.config" ] && f="$f $top/kernel/$series.config"
+	echo "$f"
+}
+
+# The version of the installed source package ("none" before make deps).
+pkg_version() {
+	dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null || echo none
 }
 
 build_dir() {
 	local key
 	# shellcheck disable=SC2046
-	key=$(cat $(fragments "$1") "$0" | sha256sum | cut -c1-12)
-	echo "$cache/build/$1-$key"
+	key=$( (echo "$series $RECIPE $(pkg_version)"; cat $(fragments "$1")) |
+		sha256sum | cut -c1-12)
+	echo "$cache/build/$series-$1-$key"
 }
 
+# One kernel.sh at a time works on a series' tree and builds: two makes
+# that unpack or build into the same directory would ruin both.
+lock() {
+	mkdir -p "$cache"
+	exec 9>"$cache/.lock-$series"
+	flock 9
+}
+
+# Unpack once per package version: a newer linux-source replaces the tree.
 unpack() {
-	[ -f "$ksrc/Makefile" ] && return 0
-	[ -f "$tarball" ] || die "$tarball missing: run 'make deps' (package linux-source-6.1)"
+	local ver
+	lock
+	ver=$(pkg_version)
+	[ -f "$ksrc/Makefile" ] && [ "$(cat "$ksrc/.dlrb-version" 2>/dev/null)" = "$ver" ] &&
+		return 0
+	[ -f "$tarball" ] || die "$tarball missing: run 'make deps' (package $pkg)"
 	echo "  UNPACK  $tarball -> $ksrc"
 	mkdir -p "$cache"
 	local tmp
 	tmp=$(mktemp -d "$cache/unpack.XXXXXX")
 	tar -xJf "$tarball" -C "$tmp"
-	mv "$tmp/linux-source-6.1" "$ksrc"
+	echo "$ver" >"$tmp/$pkg/.dlrb-version"
+	rm -rf "$ksrc"
+	mv "$tmp/$pkg" "$ksrc"
 	rmdir "$tmp"
 }
 
@@ -83,13 +127,13 @@ build() {
 	out=$(build_dir "$flavour")
 	unpack
 	if [ -f "$out/.built" ] && [ -z "${KERNEL_FORCE:-}" ]; then
-		echo "  KERNEL  $flavour up to date: $out"
+		echo "  KERNEL  $series $flavour up to date: $out"
 		return 0
 	fi
 	mkdir -p "$out"
 	local jobs=${JOBS:-$(nproc)}
 	if [ ! -f "$out/.configured" ]; then
-		echo "  CONFIG  $flavour: tinyconfig + $(echo "$frags" | xargs -n1 basename | xargs)"
+		echo "  CONFIG  $series $flavour: tinyconfig + $(echo "$frags" | xargs -n1 basename | xargs)"
 		make -s -C "$ksrc" O="$out" tinyconfig >/dev/null
 		# shellcheck disable=SC2086
 		(cd "$out" && "$ksrc/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" $frags >/dev/null)
@@ -98,18 +142,20 @@ build() {
 		verify_config "$out" $frags
 		touch "$out/.configured"
 	fi
-	echo "  BUILD   $flavour kernel in $out (-j$jobs)"
+	echo "  BUILD   $series $flavour kernel in $out (-j$jobs)"
 	local start=$SECONDS
 	make -s -C "$ksrc" O="$out" -j"$jobs" bzImage modules
 	rm -rf "$out/modroot"
 	make -s -C "$ksrc" O="$out" INSTALL_MOD_PATH="$out/modroot" modules_install >/dev/null
 	touch "$out/.built"
-	echo "  KERNEL  $flavour built in $((SECONDS - start)) s: $out/arch/x86/boot/bzImage"
+	echo "  KERNEL  $series $flavour built in $((SECONDS - start)) s: $out/arch/x86/boot/bzImage"
 }
 
 case ${1:-} in
 build) build "${2:?flavour}" ;;
 dir) build_dir "${2:?flavour}" ;;
 src) echo "$ksrc" ;;
-*) die "usage: kernel.sh build|dir FLAVOUR | src" ;;
+unpack) unpack >&2 && echo "$ksrc" ;;
+check) ;;
+*) die "usage: kernel.sh build|dir FLAVOUR | src | unpack | check" ;;
 esac

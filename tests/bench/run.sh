@@ -22,9 +22,10 @@ echo "  BENCH   engine on the host (callgrind + wall time)"
 tests/bench/engine.sh >"$out/raw/engine.jsonl"
 
 echo "  BENCH   fifo-floor module"
-fifo=$top/build/bench-fifo-release
+fifo=$top/build/bench-fifo-$(basename "$kbuild")
 mkdir -p "$fifo"
-ln -sf "$top/tests/bench/fifo/Kbuild" "$top/tests/bench/fifo/fifo-floor.c" "$fifo/"
+ln -sf "$top/tests/bench/fifo/Kbuild" "$top/tests/bench/fifo/fifo-floor.c" \
+	"$top/kernel/dlrb-compat.h" "$fifo/"
 make -s -C "$kbuild" M="$fifo" W=1 modules
 
 echo "  BENCH   schedulers in the guest: $rounds rounds of ${runtime} s runs"

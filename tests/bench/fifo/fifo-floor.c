@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fifo-floor: the least a Linux 6.1 blk-mq elevator can do, built by `make
+ * fifo-floor: the least a Linux 6.1 or 6.12 blk-mq elevator can do, built by `make
  * bench` as the yardstick for deadline-rb.  One spinlock, one list, first
  * in first out: no sorting, no merging, no accounting.  Whatever an
  * elevator costs beyond `none` (the scheduler tags, the insert and
@@ -15,6 +15,9 @@
 #include <linux/spinlock.h>
 
 #include "elevator.h"
+#include "blk-mq.h"
+
+#include "dlrb-compat.h"
 
 struct fifo_data {
 	spinlock_t lock;		/* protects list */
@@ -22,12 +25,12 @@ struct fifo_data {
 };
 
 static void fifo_insert_requests(struct blk_mq_hw_ctx *hctx, struct list_head *list,
-				 bool at_head)
+				 dlrb_insert_t flags)
 {
 	struct fifo_data *fd = hctx->queue->elevator->elevator_data;
 
 	spin_lock(&fd->lock);
-	if (at_head)
+	if (dlrb_insert_at_head(flags))
 		list_splice_init(list, &fd->list);
 	else
 		list_splice_tail_init(list, &fd->list);
@@ -45,6 +48,15 @@ static struct request *fifo_dispatch_request(struct blk_mq_hw_ctx *hctx)
 		list_del_init(&rq->queuelist);
 	spin_unlock(&fd->lock);
 	return rq;
+}
+
+/*
+ * 6.12's elv_register() wants this hook.  On 6.1 the core calls it only for
+ * elevators with a prepare_request hook, which this one has not, so the
+ * floor costs the same there as before.
+ */
+static void fifo_finish_request(struct request *rq)
+{
 }
 
 static bool fifo_has_work(struct blk_mq_hw_ctx *hctx)
@@ -88,6 +100,7 @@ static struct elevator_type fifo_floor = {
 		.exit_sched = fifo_exit_sched,
 		.insert_requests = fifo_insert_requests,
 		.dispatch_request = fifo_dispatch_request,
+		.finish_request = fifo_finish_request,
 		.has_work = fifo_has_work,
 	},
 	.elevator_name = "fifo-floor",
@@ -108,4 +121,4 @@ module_init(fifo_floor_init);
 module_exit(fifo_floor_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("FIFO elevator: the benchmark's floor for any 6.1 elevator");
+MODULE_DESCRIPTION("FIFO elevator: the benchmark's floor for any blk-mq elevator");
