@@ -42,9 +42,9 @@ for dev in vda nullb0; do
 	is "$missing" "" "$dev offers mq-deadline, kyber, bfq and none"
 done
 
-fio_verify flip-vda vda libaio 48M --loops=2 &
+fio_verify flip-vda vda libaio 16M --loops=2 &
 pid_vda=$!
-fio_verify flip-nullb0 nullb0 io_uring 96M --loops=2 &
+fio_verify flip-nullb0 nullb0 io_uring 32M --loops=2 &
 pid_null=$!
 
 switches=0

@@ -18,9 +18,9 @@ ok $? "the module was loaded on demand and is active on vda"
 echo deadline-rb >/sys/block/nullb0/queue/scheduler
 
 # --- verified I/O ---
-fio_verify vda vda libaio 48M
+fio_verify vda vda libaio 16M
 ok $? "fio crc32c verify on vda under deadline-rb: 0 errors"
-fio_verify nullb0 nullb0 io_uring 128M
+fio_verify nullb0 nullb0 io_uring 64M
 ok $? "fio crc32c verify on memory-backed nullb0 under deadline-rb: 0 errors"
 
 # --- rmmod while in use ---
@@ -57,9 +57,9 @@ flipper() {
 rm -f /tmp/stop
 flipper &
 fpid=$!
-fio_verify flip-vda vda libaio 48M --loops=2 &
+fio_verify flip-vda vda libaio 16M --loops=2 &
 p1=$!
-fio_verify flip-nullb0 nullb0 io_uring 128M --loops=2 &
+fio_verify flip-nullb0 nullb0 io_uring 32M --loops=2 &
 p2=$!
 wait $p1
 r1=$?

@@ -58,7 +58,7 @@ guest panic 'modprobe lkdtm && echo PANIC >/sys/kernel/debug/provoke-crash/DIREC
 [ "$status" -ne 0 ] && grep -q 'died' <<<"$err"
 ok $? "a kernel panic fails the run (status $status)"
 
-TIMEOUT=${HANG_TIMEOUT:-90} guest hang 'sleep 100000'
+TIMEOUT=${HANG_TIMEOUT:-45} guest hang 'sleep 100000'
 [ "$status" -ne 0 ] && grep -q 'hung' <<<"$err"
 ok $? "a guest that never finishes fails the run after the timeout (status $status)"
 
