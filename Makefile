@@ -3,42 +3,51 @@
 # deadline-rb: the one entry point.  `make help` lists the targets.
 
 # Variables a person may override
+KERNEL     ?= 6.1#                   guest kernel series: 6.1 or 6.12
 FLAVOUR    ?= release#               guest kernel flavour: release or debug
 DLRB_CACHE ?= $(HOME)/.cache/deadline-rb#  kernel source and builds
 QEMU_ACCEL ?= tcg#                   tcg (default) or kvm (opt-in)
 PREFIX     ?= /usr/local#            make install: where dlctl and the pages go
 DESTDIR    ?=#                       make install: staging root
-export DLRB_CACHE QEMU_ACCEL
+export KERNEL DLRB_CACHE QEMU_ACCEL
 
+ifeq ($(filter $(KERNEL),6.1 6.12),)
+$(error unknown KERNEL '$(KERNEL)': the lab builds 6.1 or 6.12)
+endif
+
+VERSION := $(shell scripts/version.sh)
 CC      ?= cc
 CFLAGS  ?= -O2
-DLCTL_CFLAGS = -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread $(CFLAGS)
+DLCTL_CFLAGS = -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread \
+	-DDLCTL_VERSION='"$(VERSION)"' $(CFLAGS)
 DLCTL_SRC = cli/dlctl.c cli/sysfs.c cli/workload.c
-DLCTL_DEP = $(DLCTL_SRC) cli/sysfs.h cli/workload.h
+DLCTL_DEP = $(DLCTL_SRC) cli/sysfs.h cli/workload.h CHANGELOG
 
 BUILD   := build
 KBUILD   = $(shell scripts/kernel.sh dir $(FLAVOUR))
-CPIO     = $(BUILD)/initramfs-$(FLAVOUR).cpio
-MODDIR   = $(BUILD)/module-$(FLAVOUR)
+CPIO     = $(BUILD)/initramfs-$(KERNEL)-$(FLAVOUR).cpio
+# named after the kernel build, so a rebuilt kernel never meets stale objects
+MODDIR   = $(BUILD)/module-$(notdir $(KBUILD))
 
-.PHONY: help deps kernel module dlctl initramfs run check bench install clean distclean
+.PHONY: help deps kernel module dlctl initramfs run check bench deb install clean distclean
 
 help:
 	@echo 'deadline-rb targets:'
 	@echo '  make run          boot the release guest: a shell on a terminal, else print and power off'
-	@echo '  make check        every test tier on the debug kernel; ends with "N passed, N failed"'
+	@echo '  make check        every test tier on the 6.1 and 6.12 debug kernels; ends with "N passed, N failed"'
 	@echo '  make bench        benchmarks (not tests): engine on the host, schedulers in the guest -> results/'
 	@echo '  make deps         install missing Debian packages (prints the command when not root)'
-	@echo '  make kernel       unpack linux-source-6.1 and build the $$(FLAVOUR) guest kernel'
+	@echo '  make kernel       unpack linux-source-$$(KERNEL) and build the $$(FLAVOUR) guest kernel'
 	@echo '  make module       build deadline-rb.ko (and its KUnit suite on debug) with W=1'
 	@echo '  make dlctl        build the admin tool, static: build/dlctl'
 	@echo '  make initramfs    build the busybox initramfs for $$(FLAVOUR)'
+	@echo '  make deb          Debian packages deadline-rb-dkms and dlctl into build/deb/'
 	@echo '  make install      install dlctl and the man pages under $$(DESTDIR)$$(PREFIX)'
 	@echo '  make clean        remove build/ (logs, initramfs); distclean also the kernel cache'
 	@echo 'variables:'
-	@echo '  FLAVOUR=$(FLAVOUR)  DLRB_CACHE=$(DLRB_CACHE)  QEMU_ACCEL=$(QEMU_ACCEL)'
+	@echo '  KERNEL=$(KERNEL)  FLAVOUR=$(FLAVOUR)  DLRB_CACHE=$(DLRB_CACHE)  QEMU_ACCEL=$(QEMU_ACCEL)'
 	@echo '  PREFIX=$(PREFIX)  DESTDIR=$(DESTDIR)  CC=$(CC)  CFLAGS=$(CFLAGS)'
-	@echo 'run a script in the guest:  tests/vm run [--debug] SCRIPT [ARGS]'
+	@echo 'run a script in the guest:  tests/vm run [--kernel K] [--debug] SCRIPT [ARGS]'
 
 deps:
 	@scripts/deps.sh
@@ -53,18 +62,20 @@ $(KBUILD)/.built:
 	@scripts/kernel.sh build $(FLAVOUR)
 
 # Out of tree, against the guest kernel's build; the sources are linked into
-# a directory per flavour so that both flavours' objects can coexist.
+# a directory per kernel build so that every build's objects can coexist.
 module: $(KBUILD)/.built
 	@mkdir -p $(MODDIR)
 	@for f in kernel/Kbuild kernel/*.[ch]; do ln -sf $(CURDIR)/$$f $(MODDIR)/; done
-	@$(MAKE) -s -C $(KBUILD) M=$(CURDIR)/$(MODDIR) W=1 modules
+	@$(MAKE) -s -C $(KBUILD) M=$(CURDIR)/$(MODDIR) W=1 DLRB_VERSION=$(VERSION) modules
 
 # dlctl: static for the initramfs; with sanitizers and plain -g for tests.
 dlctl: $(BUILD)/dlctl
 
+# static for the initramfs; the Debian package links it dynamically (DLCTL_LINK=)
+DLCTL_LINK ?= -static
 $(BUILD)/dlctl: $(DLCTL_DEP)
 	@mkdir -p $(BUILD)
-	$(CC) $(DLCTL_CFLAGS) -static -o $@ $(DLCTL_SRC)
+	$(CC) $(DLCTL_CFLAGS) $(DLCTL_LINK) $(LDFLAGS) -o $@ $(DLCTL_SRC)
 
 $(BUILD)/dlctl-asan: $(DLCTL_DEP)
 	@mkdir -p $(BUILD)
@@ -79,7 +90,7 @@ initramfs: $(CPIO)
 
 $(CPIO): module $(BUILD)/dlctl initramfs/build.sh initramfs/init initramfs/files.list \
 		$(wildcard tests/guest/*)
-	@initramfs/build.sh $(KBUILD) $(MODDIR) $@
+	@initramfs/build.sh $(KBUILD)/usr/gen_init_cpio $(KBUILD)/modroot $@ $(MODDIR)/*.ko
 
 run: deps
 	@tests/vm shell
@@ -90,6 +101,10 @@ check: deps
 # Not part of check: measurements, written to results/ and README.md.
 bench: deps
 	@tests/bench/run.sh
+
+# Debian packages into build/deb/: deadline-rb-dkms (all) and dlctl (amd64).
+deb: deps
+	@scripts/deb.sh
 
 install: $(BUILD)/dlctl
 	install -D -m 755 $(BUILD)/dlctl $(DESTDIR)$(PREFIX)/sbin/dlctl

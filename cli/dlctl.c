@@ -29,8 +29,9 @@
 #include "sysfs.h"
 #include "workload.h"
 
+/* CHANGELOG's newest release, passed in by the Makefile (scripts/version.sh). */
 #ifndef DLCTL_VERSION
-#define DLCTL_VERSION "0.1.0"
+#error "build dlctl through the top-level Makefile, which passes DLCTL_VERSION"
 #endif
 
 #define SCHED		"deadline-rb"

@@ -3,33 +3,42 @@
 #
 # Build the guest's initramfs with the kernel tree's usr/gen_init_cpio.
 #
-#   initramfs/build.sh KBUILD MODDIR OUT.cpio
+#   initramfs/build.sh GEN_INIT_CPIO MODROOT OUT.cpio MODULE.ko...
 #
-# KBUILD is a kernel build directory made by scripts/kernel.sh (it holds
-# usr/gen_init_cpio and modroot/lib/modules/<ver>); MODDIR holds the
-# project's modules, which join the kernel's under extra/ with a fresh
-# modules.dep, so that modprobe (and loading a scheduler by name) finds them.  The list fed to
-# gen_init_cpio is initramfs/files.list plus the generated entries below;
-# it is kept next to OUT as OUT.list for inspection.
+# MODROOT holds the kernel's modules as lib/modules/<ver>/ (a build made by
+# scripts/kernel.sh, or a stock kernel staged by scripts/debian-kernel.sh,
+# whose MODROOT/boot-modules lists what /init loads first).  The project's
+# MODULEs join them under extra/ with a fresh modules.dep, so that modprobe
+# (and loading a scheduler by name) finds them; a module built for another
+# kernel (vermagic) is refused.  The list fed to gen_init_cpio is
+# initramfs/files.list plus the generated entries below; it is kept next to
+# OUT as OUT.list for inspection.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-kbuild=${1:?kernel build dir}
-moddir=${2:?module build dir}
+gen=${1:?gen_init_cpio}
+modroot=${2:?module root}
 out=${3:?output cpio}
-gen=$kbuild/usr/gen_init_cpio
+shift 3
 [ -x "$gen" ] || { echo "initramfs: $gen missing (build the kernel first)" >&2; exit 1; }
 
 list=$out.list
 
 # The kernel's modules plus ours, with modules.dep made by depmod.
 stage=$out.modules
-ver=$(ls "$kbuild/modroot/lib/modules")
+ver=$(ls "$modroot/lib/modules")
 rm -rf "$stage"
 mkdir -p "$stage/lib/modules"
-cp -a "$kbuild/modroot/lib/modules/$ver" "$stage/lib/modules/"
+cp -a "$modroot/lib/modules/$ver" "$stage/lib/modules/"
 mkdir -p "$stage/lib/modules/$ver/extra"
-cp "$moddir"/*.ko "$stage/lib/modules/$ver/extra/"
+for m in "$@"; do
+	magic=$(modinfo -F vermagic "$m" | cut -d' ' -f1)
+	if [ "$magic" != "$ver" ]; then
+		echo "initramfs: $m was built for kernel $magic, not $ver" >&2
+		exit 1
+	fi
+	cp "$m" "$stage/lib/modules/$ver/extra/"
+done
 depmod -b "$stage" "$ver"
 mkdir -p "$(dirname "$out")"
 cd "$top"
@@ -73,16 +82,20 @@ declare -A seen_file=()
 	done
 
 	# kernel modules with modules.dep, so that modprobe works in the guest
-	modroot=$stage
-	(cd "$modroot" && find lib/modules -mindepth 1 | sort) | while read -r p; do
-		if [ -d "$modroot/$p" ]; then
+	(cd "$stage" && find lib/modules -mindepth 1 | sort) | while read -r p; do
+		if [ -d "$stage/$p" ]; then
 			echo "dir /$p 755 0 0"
-		elif [ -L "$modroot/$p" ]; then
+		elif [ -L "$stage/$p" ]; then
 			: # build/ and source/ point back into the build tree
 		else
-			echo "file /$p $modroot/$p 644 0 0"
+			echo "file /$p $stage/$p 644 0 0"
 		fi
 	done
+
+	# modules a stock kernel has as modules, loaded before anything else
+	if [ -f "$modroot/boot-modules" ]; then
+		echo "file /etc/dlrb-boot-modules $modroot/boot-modules 644 0 0"
+	fi
 
 	# fio and every library it links
 	emit_elf "$(command -v fio)"

@@ -7,8 +7,12 @@ set -euo pipefail
 
 packages=(
 	# the guest kernel: source and what kbuild needs to build it
-	linux-source-6.1 gcc make bc bison flex libelf-dev libssl-dev xz-utils
+	linux-source-6.1 linux-source-6.12 gcc make bc bison flex libelf-dev libssl-dev xz-utils
 	perl python3 kmod cpio
+	# Debian's stock kernels: deadline-rb built by DKMS against their
+	# unpacked headers (6.12's need pahole, as linux-kbuild-6.12 does),
+	# and the Debian packages (make deb) with their checker
+	dkms pahole dpkg-dev debhelper dh-dkms fakeroot lintian
 	# the guest: emulator, userspace, workload generator
 	qemu-system-x86 busybox-static fio
 	# dlctl: static build, its tests (sanitizers, valgrind, a JSON parser)

@@ -14,6 +14,7 @@ logdir=$top/build/logs/check-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$logdir"
 passed=0
 failed=0
+t0=$SECONDS		# when the running tier started
 
 # count_tap NAME FILE STATUS: add FILE's results to the totals
 count_tap() {
@@ -25,7 +26,7 @@ count_tap() {
 		END { printf "%d %d %d\n", p, f, plan }' "$file")
 	read -r p f planned <<<"$counts"
 	ran=$((p + f))
-	grep '^not ok ' "$file" | sed "s/^/  $name: /"
+	grep '^not ok ' "$file" | sed "s|^|  $name: |"
 	if [ "$planned" -ne "$ran" ]; then
 		echo "  $name: planned $planned tests, ran $ran"
 		f=$((f + 1))
@@ -35,7 +36,7 @@ count_tap() {
 	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
-	printf '%-28s %3d passed, %d failed\n' "$name" "$p" "$f"
+	printf '%-28s %3d passed, %d failed  (%d s)\n' "$name" "$p" "$f" "$((SECONDS - t0))"
 }
 
 # A host tier: a command that prints TAP.
@@ -43,18 +44,25 @@ host_tier() {
 	local name=$1 status
 	shift
 	echo "== $name"
+	t0=$SECONDS
 	"$@" >"$logdir/$name.tap" 2>"$logdir/$name.err"
 	status=$?
 	count_tap "$name" "$logdir/$name.tap" "$status"
 	[ "$status" -eq 0 ] || sed 's/^/  | /' "$logdir/$name.err" | tail -n 20
 }
 
-# A guest tier: a script run in the debug guest through tests/vm.
+# A guest tier: a script run through tests/vm in the $kernel guest, our
+# own kernels in their debug flavour, Debian's stock kernels as they are.
 guest_tier() {
-	local name=$1 status
+	local name=$kernel/$1 status flavour=--debug
 	shift
-	echo "== $name (debug guest)"
-	VM_LOGDIR=$logdir/$name tests/vm run --debug -q "$@" >"$logdir/$name.out" 2>&1
+	case $kernel in debian-*) flavour= ;; esac
+	echo "== $name (${flavour:+debug }guest)"
+	t0=$SECONDS
+	mkdir -p "$logdir/$kernel"
+	# shellcheck disable=SC2086
+	VM_LOGDIR=$logdir/$name tests/vm run --kernel "$kernel" $flavour -q "$@" \
+		>"$logdir/$name.out" 2>&1
 	status=$?
 	if [ -f "$logdir/$name/latest/output.log" ]; then
 		count_tap "$name" "$logdir/$name/latest/output.log" "$status"
@@ -68,12 +76,15 @@ guest_tier() {
 # The engine's KUnit suite: KTAP from the guest, parsed by the tree's own
 # tools/testing/kunit/kunit.py.
 kunit_tier() {
-	local name=$1 status ksrc summary n p
+	local name=$kernel/$1 status ksrc summary n p
 	shift
 	echo "== $name (debug guest, kunit.py parse)"
-	VM_LOGDIR=$logdir/$name tests/vm run --debug -q "$@" >"$logdir/$name.out" 2>&1
+	t0=$SECONDS
+	mkdir -p "$logdir/$kernel"
+	VM_LOGDIR=$logdir/$name tests/vm run --kernel "$kernel" --debug -q "$@" \
+		>"$logdir/$name.out" 2>&1
 	status=$?
-	ksrc=$(scripts/kernel.sh src)
+	ksrc=$(KERNEL=$kernel scripts/kernel.sh src)
 	python3 "$ksrc/tools/testing/kunit/kunit.py" parse \
 		<"$logdir/$name/latest/output.log" >"$logdir/$name.parsed" 2>&1
 	summary=$(grep -o 'Ran [0-9]* tests: .*' "$logdir/$name.parsed" | tail -n 1)
@@ -81,25 +92,31 @@ kunit_tier() {
 	p=$(echo "$summary" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
 	n=${n:-0}
 	p=${p:-0}
-	grep -E '\[(FAILED|CRASHED)\]' "$logdir/$name.parsed" | sed "s/^/  $name: /"
+	grep -E '\[(FAILED|CRASHED)\]' "$logdir/$name.parsed" | sed "s|^|  $name: |"
 	if [ "$n" -eq 0 ] || [ "$status" -ne 0 ]; then
 		echo "  $name: no KUnit results, or the guest run failed (status $status)"
 		failed=$((failed + 1))
 	fi
 	passed=$((passed + p))
 	failed=$((failed + n - p))
-	printf '%-28s %3d passed, %d failed\n' "$name" "$p" "$((n - p))"
+	printf '%-28s %3d passed, %d failed  (%d s)\n' "$name" "$p" "$((n - p))" \
+		"$((SECONDS - t0))"
 	[ "$status" -eq 0 ] || grep '^tests/vm' "$logdir/$name.out" | sed 's/^/  | /'
 }
 
+# The kernel series every guest tier runs on, each on its debug kernel.
+kernels=(${CHECK_KERNELS:-6.1 6.12})
+
 start=$SECONDS
-# Build the debug kernel and initramfs once, up front, so that a build
+# Build the debug kernels and initramfs once, up front, so that a build
 # failure reads as one and is not blamed on the first test.
-if ! make -s --no-print-directory initramfs FLAVOUR=debug; then
-	echo "make check: building the debug kernel failed"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
+for kernel in "${kernels[@]}"; do
+	if ! make -s --no-print-directory initramfs KERNEL="$kernel" FLAVOUR=debug; then
+		echo "make check: building the $kernel debug kernel failed"
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
+done
 
 host_tier style tests/host/style.sh
 make -s --no-print-directory build/dlctl-asan build/dlctl-debug >/dev/null
@@ -107,13 +124,28 @@ host_tier dlctl-asan tests/host/dlctl.sh
 DLCTL="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \
 	$top/build/dlctl-debug" host_tier dlctl-valgrind tests/host/dlctl.sh
 host_tier vm-runner tests/host/vm-runner.sh
-guest_tier guest-lab tests/guest/lab.sh
-kunit_tier kunit-engine tests/guest/kunit.sh
-guest_tier sched-sysfs tests/guest/sched-sysfs.sh
-guest_tier sched-io tests/guest/sched-io.sh
-guest_tier sched-policy tests/guest/sched-policy.sh
-guest_tier dlctl-guest tests/guest/dlctl.sh
-guest_tier dlctl-profile tests/guest/profile.sh
+host_tier dkms-deb tests/host/dkms.sh
+for kernel in "${kernels[@]}"; do
+	tier_start=$SECONDS
+	guest_tier guest-lab tests/guest/lab.sh
+	kunit_tier kunit-engine tests/guest/kunit.sh
+	guest_tier sched-sysfs tests/guest/sched-sysfs.sh
+	guest_tier sched-io tests/guest/sched-io.sh
+	guest_tier sched-policy tests/guest/sched-policy.sh
+	guest_tier dlctl-guest tests/guest/dlctl.sh
+	guest_tier dlctl-profile tests/guest/profile.sh
+	echo "   $kernel guest tiers: $((SECONDS - tier_start)) s"
+done
+
+# Debian's stock kernels, with deadline-rb built by DKMS: the tiers that
+# prove the module and the tool there (the rest need our debug kernels).
+for kernel in ${CHECK_STOCK_KERNELS:-debian-6.1 debian-6.12}; do
+	tier_start=$SECONDS
+	guest_tier sched-sysfs tests/guest/sched-sysfs.sh
+	guest_tier sched-io tests/guest/sched-io.sh
+	guest_tier dlctl-guest tests/guest/dlctl.sh
+	echo "   $kernel guest tiers: $((SECONDS - tier_start)) s"
+done
 
 echo "make check: $((SECONDS - start)) s, logs in ${logdir#"$top"/}"
 echo "$passed passed, $failed failed"

@@ -76,8 +76,8 @@ snap() { (cd "$R/block" && grep -r . --include='*' ./*/queue | sort); }
 [ $? -eq 0 ] && grep -q '^Usage:' "$tmp/out" && [ ! -s "$tmp/err" ]
 ok $? "--help: usage on stdout, exit 0"
 "${DLCTL[@]}" -V >"$tmp/out" 2>"$tmp/err"
-[ $? -eq 0 ] && grep -q '^dlctl [0-9]' "$tmp/out"
-ok $? "-V prints the version"
+[ $? -eq 0 ] && grep -qx "dlctl $("$top/scripts/version.sh")" "$tmp/out"
+ok $? "-V prints CHANGELOG's version"
 dl
 [ $st -eq 2 ] && grep -q "Try 'dlctl --help'" "$tmp/err" && [ ! -s "$tmp/out" ]
 ok $? "no command: usage error, exit 2"
