@@ -17,9 +17,14 @@ src=$out/src/deadline-rb-$version
 rm -rf "$out"
 mkdir -p "$src"
 
-# What the packages are built from: the tracked (and new, unignored) files.
-git ls-files -co --exclude-standard -- Makefile CHANGELOG README.md cli kernel man \
-	dist scripts/version.sh | while read -r f; do
+# What the packages are built from: the tracked (and new, unignored) files,
+# or, outside a git checkout, the same directories as they are.
+parts=(Makefile CHANGELOG README.md cli kernel man dist scripts/version.sh)
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	git ls-files -co --exclude-standard -- "${parts[@]}"
+else
+	find "${parts[@]}" -type f
+fi | while read -r f; do
 	[ -f "$f" ] && echo "$f"
 done | tar -cf - -T - | tar -xf - -C "$src"
 cp -a dist/debian "$src/debian"
