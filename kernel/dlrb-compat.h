@@ -17,6 +17,10 @@
  *   blk_mq_debugfs_rq_show, QUEUE_FLAG_SQ_SCHED) has the same signature on
  *   both; rq->elv.priv[] is the scheduler's alone on both (the core only
  *   clears elv.icq).
+ * - Not used by the module, so nothing here for them: block/blk-mq-tag.h
+ *   (folded into blk-mq.h by 6.12), RQF_ELVPRIV (gone; 6.12 marks requests
+ *   with RQF_USE_SCHED), ELEVATOR_F_* and zone write locking (gone since
+ *   6.10, where zone write plugging does that job).
  */
 #ifndef _DLRB_COMPAT_H
 #define _DLRB_COMPAT_H
