@@ -24,7 +24,8 @@ DLCTL_SRC = cli/dlctl.c cli/sysfs.c cli/workload.c
 DLCTL_DEP = $(DLCTL_SRC) cli/sysfs.h cli/workload.h CHANGELOG
 
 BUILD   := build
-KBUILD   = $(shell scripts/kernel.sh dir $(FLAVOUR))
+# make 4.3's $(shell) sees neither `export` nor command-line variables: pass it
+KBUILD   = $(shell KERNEL=$(KERNEL) scripts/kernel.sh dir $(FLAVOUR))
 CPIO     = $(BUILD)/initramfs-$(KERNEL)-$(FLAVOUR).cpio
 # named after the kernel build, so a rebuilt kernel never meets stale objects
 MODDIR   = $(BUILD)/module-$(notdir $(KBUILD))
@@ -53,13 +54,13 @@ deps:
 	@scripts/deps.sh
 
 kernel: deps
-	@scripts/kernel.sh build $(FLAVOUR)
+	@KERNEL=$(KERNEL) scripts/kernel.sh build $(FLAVOUR)
 
 # The kernel's directory is named by a hash of its fragments: a changed
 # fragment names a new directory, whose .built does not exist yet.
 $(KBUILD)/.built:
 	@scripts/deps.sh
-	@scripts/kernel.sh build $(FLAVOUR)
+	@KERNEL=$(KERNEL) scripts/kernel.sh build $(FLAVOUR)
 
 # Out of tree, against the guest kernel's build; the sources are linked into
 # a directory per kernel build so that every build's objects can coexist.

@@ -19,13 +19,13 @@ mkdir -p "$src"
 
 # What the packages are built from: the tracked (and new, unignored) files,
 # or, outside a git checkout, the same directories as they are.
-parts=(Makefile CHANGELOG README.md cli kernel man dist scripts/version.sh)
+parts=(Makefile CHANGELOG README.md cli kernel man dist scripts/version.sh scripts/kernel.sh)
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	git ls-files -co --exclude-standard -- "${parts[@]}"
 else
 	find "${parts[@]}" -type f
 fi | while read -r f; do
-	[ -f "$f" ] && echo "$f"
+	if [ -f "$f" ]; then echo "$f"; fi
 done | tar -cf - -T - | tar -xf - -C "$src"
 cp -a dist/debian "$src/debian"
 cp dist/dkms/dkms.conf "$src/debian/deadline-rb-dkms.dkms"
@@ -35,7 +35,7 @@ date=$(sed -n "s/^## \[$version\] - \([0-9-]*\).*/\1/p" CHANGELOG | head -n 1)
 cat >"$src/debian/changelog" <<CL
 deadline-rb ($version) unstable; urgency=medium
 
-  * Release $version; the changes are in /usr/share/doc/*/changelog.gz.
+  * Release $version; CHANGELOG lists the changes.
 
  -- deadline-rb developers <deadline-rb@lists.example.org>  $(LC_ALL=C date -u -R -d "${date:-today} 12:00")
 CL

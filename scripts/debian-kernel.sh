@@ -114,19 +114,16 @@ unpack() {
 }
 
 # Debian's linux-source-X.Y of the same version supplies block/'s headers to
-# the DKMS build (dist/dkms/dlrb-block-headers); bring it to that version.
+# the DKMS build (dist/dkms/dlrb-block-headers).  make deps keeps it at the
+# archive's version, which is the stock kernel's; upgrading it here, in the
+# middle of a make check, would re-key and rebuild the lab's kernels.
 source_package() {
 	local rel=$1 ver=$2 series pkg have
 	series=$(echo "$rel" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
 	pkg=linux-source-$series
 	have=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null || true)
-	[ "$have" = "$ver" ] && return 0
-	if [ "$(id -u)" -ne 0 ]; then
-		die "kernel $rel needs $pkg $ver: run 'sudo apt-get install $pkg=$ver'"
-	fi
-	echo "  DEPS    $pkg $ver (was ${have:-not installed}), for kernel $rel" >&2
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-		"$pkg=$ver" >/dev/null || die "apt-get install $pkg=$ver failed"
+	[ "$have" = "$ver" ] ||
+		die "kernel $rel is Debian $ver but $pkg is ${have:-not installed}: run 'make deps' (or apt-get install $pkg=$ver)"
 }
 
 # `dkms build` of deadline-rb against the unpacked headers; the module lands
@@ -135,8 +132,8 @@ source_package() {
 dkms_build() {
 	local rel=$1 dir=$2 out=$3 version key tree kmod
 	version=$("$top/scripts/version.sh")
-	key=$(cat "$top"/kernel/Kbuild "$top"/kernel/*.[ch] "$top"/dist/dkms/* "$dir/.unpacked" |
-		sha256sum | cut -c1-12)
+	key=$( (echo "$version"; cat "$top"/kernel/Kbuild "$top"/kernel/*.[ch] "$top"/dist/dkms/* \
+		"$top/scripts/dkms-source.sh" "$dir/.unpacked") | sha256sum | cut -c1-12)
 	if [ -f "$out/.built" ] && [ "$(cat "$out/.built")" = "$key" ]; then
 		return 0
 	fi

@@ -28,6 +28,18 @@ for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 		missing+=("$p")
 done
+
+# The kernel sources must also be the archive's current version: the DKMS
+# build for Debian's stock kernels takes block/'s headers from the
+# linux-source package of exactly that kernel's version, which is the
+# archive's newest.
+for p in linux-source-6.1 linux-source-6.12; do
+	have=$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null || true)
+	want=$(apt-cache policy "$p" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+	if [ -n "$have" ] && [ -n "$want" ] && [ "$want" != "(none)" ] && [ "$have" != "$want" ]; then
+		missing+=("$p")
+	fi
+done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 cmd="apt-get install -y --no-install-recommends ${missing[*]}"
@@ -36,7 +48,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "deps: run: sudo apt-get update && sudo $cmd" >&2
 	exit 1
 fi
-echo "  DEPS    installing ${missing[*]}"
+echo "  DEPS    installing or upgrading ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # shellcheck disable=SC2086

@@ -118,7 +118,7 @@ for kernel in "${kernels[@]}"; do
 	fi
 done
 
-host_tier style tests/host/style.sh
+STYLE_KERNELS="${kernels[*]}" host_tier style tests/host/style.sh
 make -s --no-print-directory build/dlctl-asan build/dlctl-debug >/dev/null
 host_tier dlctl-asan tests/host/dlctl.sh
 DLCTL="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \

@@ -64,8 +64,9 @@ conf=$tmp/pkg$src/dkms.conf
 grep -qx "PACKAGE_VERSION=\"$version\"" "$conf" && grep -qx 'AUTOINSTALL="yes"' "$conf" &&
 	grep -qx 'PACKAGE_NAME="deadline-rb"' "$conf" && grep -q '^BUILT_MODULE_NAME\[0\]="deadline-rb"' "$conf" &&
 	grep -q '^DEST_MODULE_LOCATION\[0\]=' "$conf" && grep -q '^PRE_BUILD="dlrb-block-headers ' "$conf" &&
+	grep -qxF 'BUILD_EXCLUSIVE_KERNEL="^6\.(1|12)\."' "$conf" &&
 	grep -q '^MAKE\[0\]="make -C ${kernel_source_dir} ' "$conf"
-ok $? "the packaged dkms.conf: name, version filled in, module, location, AUTOINSTALL, PRE_BUILD, MAKE"
+ok $? "the packaged dkms.conf: name, version filled in, module, location, AUTOINSTALL, 6.1/6.12 only, PRE_BUILD, MAKE"
 
 # dlctl: control fields and file list
 [ "$(field "$tool_deb" Version)" = "$version" ] && [ "$(field "$tool_deb" Architecture)" = amd64 ] &&
@@ -105,8 +106,9 @@ dkms_build() { # NAME TREE: dkms build of the unpacked package against NAME
 }
 for name in debian-6.1 debian-6.12; do
 	dkms_build "$name" "$tmp/$name"
-	ok $? "dkms build of the unpacked deadline-rb-dkms for $name ($(cat "$tmp/$name/release" 2>/dev/null))"
-	[ $? -eq 0 ] || diag <"$tmp/$name.log"
+	st=$?
+	ok $st "dkms build of the unpacked deadline-rb-dkms for $name ($(cat "$tmp/$name/release" 2>/dev/null))"
+	[ $st -eq 0 ] || diag <"$tmp/$name.log"
 	rel=$(cat "$tmp/$name/release" 2>/dev/null)
 	[ -n "$rel" ] && [ "$(modinfo -F vermagic "$tmp/$name/deadline-rb.ko" | cut -d' ' -f1)" = "$rel" ] &&
 		[ "$(modinfo -F version "$tmp/$name/deadline-rb.ko")" = "$version" ]
@@ -178,14 +180,15 @@ newest=$(apt-cache pkgnames linux-image-6.12. | grep -E '^linux-image-6\.12\.[0-
 ok $? "debian-6.12 is the newest linux-image-6.12.*-amd64 the archive serves ($rel)"
 
 # A module built for one kernel is never put into another's initramfs.
-st612=$(ls -d build/stage-debian-6.12-* 2>/dev/null | head -n 1)
+st612=$(scripts/debian-kernel.sh prepare debian-6.12 2>"$tmp/prepare.err")
 if [ -n "$st612" ] && [ -f "$tmp/debian-6.1/deadline-rb.ko" ]; then
 	initramfs/build.sh "$st612/gen_init_cpio" "$st612" "$tmp/wrong.cpio" \
 		"$tmp/debian-6.1/deadline-rb.ko" >"$tmp/wrong.out" 2>&1
 	st=$?
 	[ $st -ne 0 ] && grep -q 'was built for kernel' "$tmp/wrong.out" && [ ! -e "$tmp/wrong.cpio" ]
 else
-	echo "# no staged debian-6.12 kernel or no 6.1 module to try" >&2
+	echo "# no staged debian-6.12 kernel or no 6.1 module to try" >"$tmp/wrong.out"
+	cat "$tmp/prepare.err" >>"$tmp/wrong.out"
 	false
 fi
 ok $? "the initramfs refuses a 6.1 module for the 6.12 kernel (vermagic)"
