@@ -20,8 +20,13 @@ CC      ?= cc
 CFLAGS  ?= -O2
 DLCTL_CFLAGS = -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread \
 	-DDLCTL_VERSION='"$(VERSION)"' $(CFLAGS)
-DLCTL_SRC = cli/dlctl.c cli/sysfs.c cli/workload.c
-DLCTL_DEP = $(DLCTL_SRC) cli/sysfs.h cli/workload.h CHANGELOG
+DLCTL_SRC = $(wildcard cli/*.c)
+DLCTL_DEP = $(DLCTL_SRC) $(wildcard cli/*.h) CHANGELOG
+# libsmartcols: Debian ships it as a shared library only, so dlctl is linked
+# dynamically everywhere, and the initramfs carries the library (ldd)
+DLCTL_LIBS = -lsmartcols
+# the test builds alone have the hooks tests/host/dlctl.sh drives
+DLCTL_TEST = -DDLCTL_TEST_HOOKS
 
 BUILD   := build
 # make 4.3's $(shell) sees neither `export` nor command-line variables: pass it
@@ -40,10 +45,10 @@ help:
 	@echo '  make deps         install missing Debian packages (prints the command when not root)'
 	@echo '  make kernel       unpack linux-source-$$(KERNEL) and build the $$(FLAVOUR) guest kernel'
 	@echo '  make module       build deadline-rb.ko (and its KUnit suite on debug) with W=1'
-	@echo '  make dlctl        build the admin tool, static: build/dlctl'
+	@echo '  make dlctl        build the admin tool: build/dlctl'
 	@echo '  make initramfs    build the busybox initramfs for $$(FLAVOUR)'
 	@echo '  make deb          Debian packages deadline-rb-dkms and dlctl into build/deb/'
-	@echo '  make install      install dlctl and the man pages under $$(DESTDIR)$$(PREFIX)'
+	@echo '  make install      install dlctl, its man pages and bash completion under $$(DESTDIR)$$(PREFIX)'
 	@echo '  make clean        remove build/ (logs, initramfs); distclean also the kernel cache'
 	@echo 'variables:'
 	@echo '  KERNEL=$(KERNEL)  FLAVOUR=$(FLAVOUR)  DLRB_CACHE=$(DLRB_CACHE)  QEMU_ACCEL=$(QEMU_ACCEL)'
@@ -69,23 +74,23 @@ module: $(KBUILD)/.built
 	@for f in kernel/Kbuild kernel/*.[ch]; do ln -sf $(CURDIR)/$$f $(MODDIR)/; done
 	@$(MAKE) -s -C $(KBUILD) M=$(CURDIR)/$(MODDIR) W=1 DLRB_VERSION=$(VERSION) modules
 
-# dlctl: static for the initramfs; with sanitizers and plain -g for tests.
+# dlctl: the release build; with sanitizers and plain -g, and the test
+# hooks, for tests.
 dlctl: $(BUILD)/dlctl
 
-# static for the initramfs; the Debian package links it dynamically (DLCTL_LINK=)
-DLCTL_LINK ?= -static
 $(BUILD)/dlctl: $(DLCTL_DEP)
 	@mkdir -p $(BUILD)
-	$(CC) $(DLCTL_CFLAGS) $(DLCTL_LINK) $(LDFLAGS) -o $@ $(DLCTL_SRC)
+	$(CC) $(DLCTL_CFLAGS) $(LDFLAGS) -o $@ $(DLCTL_SRC) $(DLCTL_LIBS)
 
 $(BUILD)/dlctl-asan: $(DLCTL_DEP)
 	@mkdir -p $(BUILD)
-	$(CC) $(DLCTL_CFLAGS) -g -O1 -fno-omit-frame-pointer \
-		-fsanitize=address,undefined -fno-sanitize-recover=all -o $@ $(DLCTL_SRC)
+	$(CC) $(DLCTL_CFLAGS) $(DLCTL_TEST) -g -O1 -fno-omit-frame-pointer \
+		-fsanitize=address,undefined -fno-sanitize-recover=all -o $@ $(DLCTL_SRC) \
+		$(DLCTL_LIBS)
 
 $(BUILD)/dlctl-debug: $(DLCTL_DEP)
 	@mkdir -p $(BUILD)
-	$(CC) $(DLCTL_CFLAGS) -g -O0 -o $@ $(DLCTL_SRC)
+	$(CC) $(DLCTL_CFLAGS) $(DLCTL_TEST) -g -O0 -o $@ $(DLCTL_SRC) $(DLCTL_LIBS)
 
 initramfs: $(CPIO)
 
@@ -111,6 +116,8 @@ install: $(BUILD)/dlctl
 	install -D -m 755 $(BUILD)/dlctl $(DESTDIR)$(PREFIX)/sbin/dlctl
 	install -D -m 644 man/dlctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/dlctl.8
 	install -D -m 644 man/deadline-rb.4 $(DESTDIR)$(PREFIX)/share/man/man4/deadline-rb.4
+	install -D -m 644 dist/bash-completion/dlctl \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/dlctl
 
 clean:
 	rm -rf $(BUILD)

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dlctl.h"
 #include "sysfs.h"
 
 static const char *root = "/sys";
@@ -62,11 +63,17 @@ int sysfs_exists(const char *fmt, ...)
 	return ret == 0 && stat(path, &st) == 0;
 }
 
+/*
+ * sysfs hands out an attribute in one read, but a copy of /sys or a test
+ * tree need not: read to the end, and refuse a value longer than @buf
+ * rather than cut it.
+ */
 int sysfs_read(char *buf, size_t size, const char *fmt, ...)
 {
-	char path[4096];
+	char path[4096], extra;
+	size_t len = 0;
 	va_list ap;
-	ssize_t n;
+	ssize_t n = 0;
 	int fd, ret;
 
 	va_start(ap, fmt);
@@ -77,12 +84,17 @@ int sysfs_read(char *buf, size_t size, const char *fmt, ...)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	n = read(fd, buf, size - 1);
+	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += n;
 	ret = n < 0 ? -errno : 0;
+	/* full, and the first line goes on past it */
+	if (!ret && len == size - 1 && !memchr(buf, '\n', len) &&
+	    read(fd, &extra, 1) == 1 && extra != '\n')
+		ret = -EOVERFLOW;
 	close(fd);
 	if (ret)
 		return ret;
-	buf[n] = '\0';
+	buf[len] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }
@@ -90,15 +102,15 @@ int sysfs_read(char *buf, size_t size, const char *fmt, ...)
 /*
  * DLCTL_TEST_FAIL_WRITE names a path (relative to the root) whose writes
  * fail with EIO: the only way for host tests to make a fake sysfs refuse a
- * write as the kernel would, since root ignores file modes.
+ * write as the kernel would, since root ignores file modes.  Test builds
+ * only.
  */
 static int injected_failure(const char *path)
 {
-	const char *fail = getenv("DLCTL_TEST_FAIL_WRITE");
+	const char *fail = test_hook("DLCTL_TEST_FAIL_WRITE", NULL);
 	size_t rl = strlen(root);
 
-	return fail && *fail && strncmp(path, root, rl) == 0 &&
-	       strcmp(path + rl + 1, fail) == 0;
+	return fail && strncmp(path, root, rl) == 0 && strcmp(path + rl + 1, fail) == 0;
 }
 
 int sysfs_write(const char *value, const char *fmt, ...)

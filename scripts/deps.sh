@@ -15,8 +15,9 @@ packages=(
 	dkms pahole dpkg-dev debhelper dh-dkms fakeroot lintian
 	# the guest: emulator, userspace, workload generator
 	qemu-system-x86 busybox-static fio
-	# dlctl: static build, its tests (sanitizers, valgrind, a JSON parser)
-	libc6-dev valgrind python3
+	# dlctl: libsmartcols (lsblk's tables), its tests (sanitizers, valgrind,
+	# a JSON parser, util-linux's flock, bash completion's helpers)
+	libc6-dev libsmartcols-dev valgrind python3 util-linux bash-completion
 	# man pages
 	mandoc
 	# make bench: its plots

@@ -123,6 +123,7 @@ make -s --no-print-directory build/dlctl-asan build/dlctl-debug >/dev/null
 host_tier dlctl-asan tests/host/dlctl.sh
 DLCTL="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \
 	$top/build/dlctl-debug" host_tier dlctl-valgrind tests/host/dlctl.sh
+host_tier dlctl-completion tests/host/completion.sh
 host_tier vm-runner tests/host/vm-runner.sh
 host_tier dkms-deb tests/host/dkms.sh
 for kernel in "${kernels[@]}"; do

@@ -6,11 +6,12 @@
 # -d forms, stats from debugfs.
 . /tests/guest/lib.sh
 
-plan 18
+plan 24
 
 # three disks: vda and nullb0 on deadline-rb, nullb1 on mq-deadline
 rmmod null_blk
 modprobe null_blk nr_devices=2 gb=1 memory_backed=1
+kdef=$(active_sched nullb0)	# what the kernel itself chose for null_blk
 echo deadline-rb >/sys/block/vda/queue/scheduler
 echo deadline-rb >/sys/block/nullb0/queue/scheduler
 echo mq-deadline >/sys/block/nullb1/queue/scheduler
@@ -28,13 +29,13 @@ is "$out" "$(printf 'nullb0.fifo_batch = 16\nvda.fifo_batch = 16')" "... and pri
 is "$(dlctl get fifo_batch)" "$(printf 'nullb0.fifo_batch = 16\nvda.fifo_batch = 16')" "dlctl get fifo_batch"
 
 before=$(snap)
-for bad in 0 65537 abc -1 1.5; do
+for bad in 0 65537 abc 1e3 1.5; do
 	out=$(dlctl set fifo_batch "$bad" 2>/tmp/err)
 	rc=$?
 	[ $rc -eq 1 ] && [ -z "$out" ] && [ "$(snap)" = "$before" ] || break
 done
 [ $rc -eq 1 ] && [ -z "$out" ] && [ "$(snap)" = "$before" ]
-ok $? "bad values (0, 65537, abc, -1, 1.5) exit 1 and change nothing anywhere"
+ok $? "bad values (0, 65537, abc, 1e3, 1.5) exit 1 and change nothing anywhere"
 grep -q "^dlctl: fifo_batch: '1.5': " /tmp/err
 ok $? "... with a message naming the parameter and value"
 
@@ -52,14 +53,24 @@ ok $? "dlctl reset: defaults again"
 
 dlctl show >/tmp/show
 ok $? "dlctl show"
-grep -q '^vda  *deadline-rb .*fifo_batch=32' /tmp/show && grep -q '^nullb1  *mq-deadline' /tmp/show
-ok $? "... lists schedulers and deadline-rb's tunables"
+grep -qE '^vda +deadline-rb +500 +5000 +2 +32 +16 +10 +1$' /tmp/show && grep -qE '^nullb1 +mq-deadline *$' /tmp/show
+ok $? "... lists schedulers and deadline-rb's tunables, a column each"
+dlctl show -J -d nullb1 -d vda >/tmp/show
+grep -q '"sched": "mq-deadline",' /tmp/show && grep -q '"fifo_batch": null,' /tmp/show &&
+	grep -q '"front_merges": true' /tmp/show && grep -q '"front_merges": null' /tmp/show
+ok $? "dlctl show -J: typed values, null where deadline-rb does not run"
+ln -sf /dev/nullb0 /tmp/by-id-link
+is "$(dlctl get fifo_batch -d /tmp/by-id-link)" "nullb0.fifo_batch = 32" "-d of a symlink to /dev/nullb0, after the command"
+out=$(dlctl set fifo_batch=12 seek_cost=3 -d vda) && [ "$(fb vda)" = 12 ] &&
+	[ "$(cat /sys/block/vda/queue/iosched/seek_cost)" = 3 ]
+ok $? "dlctl set fifo_batch=12 seek_cost=3: both"
+dlctl reset >/dev/null
 
 # stats: do some I/O first
 dd if=/dev/nullb0 of=/dev/null bs=4k count=64 iflag=direct 2>/dev/null
-dlctl -d nullb0 stats >/tmp/stats
+dlctl -d nullb0 stats -o DIR,DISPATCHED -n -r >/tmp/stats
 ok $? "dlctl stats"
-awk '$1 == "dispatched" && $2 >= 64 { found = 1 } END { exit !found }' /tmp/stats
+awk '$1 == "read" && $2 >= 64 { found = 1 } END { exit !found }' /tmp/stats
 ok $? "... shows the reads just done as dispatched"
 
 # enable / disable round trip
@@ -68,7 +79,14 @@ ok $? "dlctl -d nullb1 enable"
 dlctl -d nullb1 -d /dev/nullb0 disable >/dev/null &&
 	[ "$(active_sched nullb1)" != deadline-rb ] && [ "$(active_sched nullb0)" != deadline-rb ]
 ok $? "dlctl -d nullb1 -d /dev/nullb0 disable: both back to the kernel's default"
-is "$(active_sched nullb0)" "$(active_sched nullb1)" "... the same default for both null_blk disks"
+is "$(active_sched nullb1)" mq-deadline "... nullb1 back to what it ran before enable"
+is "$(active_sched nullb0)" "$kdef" "... nullb0 (enabled by echo) to what the kernel chose at probe"
+echo kyber >/sys/block/nullb1/queue/scheduler
+dlctl -d nullb1 enable >/dev/null && dlctl disable -d nullb1 -d nullb0 >/dev/null 2>/tmp/err
+is "$(active_sched nullb1)" kyber "enable then disable puts kyber back"
+[ "$(active_sched nullb0)" = "$kdef" ] &&
+	grep -q "nullb0: runs $kdef, not deadline-rb; left alone" /tmp/err
+ok $? "... and leaves nullb0, not running deadline-rb, alone"
 
 # enable loads the module on demand
 dlctl -d vda disable >/dev/null

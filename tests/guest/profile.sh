@@ -7,7 +7,7 @@
 # mounted device and on one open exclusively elsewhere.
 . /tests/guest/lib.sh
 
-plan 15
+plan 16
 
 rmmod null_blk
 # nullb0 fast and memory-backed; nullb1 slowed (one tag, 200 us per
@@ -23,7 +23,7 @@ sum() { dd if=/dev/$1 bs=1M count=16 2>/dev/null | md5sum; }
 dlctl profile fifo_batch 1,16 64 --runtime-per-value 1s >/tmp/out 2>/tmp/err
 rc=$?
 sed 's/^/# /' /tmp/out
-[ $rc -eq 0 ] && [ "$(grep -cE '^ +(1|16|64) \|' /tmp/out)" -eq 3 ]
+[ $rc -eq 0 ] && [ "$(awk 'NR > 3 && ($1 == 1 || $1 == 16 || $1 == 64)' /tmp/out | wc -l)" -eq 3 ]
 ok $? "dlctl profile fifo_batch 1,16 64 (the only deadline-rb disk): a row per value"
 is "$(fb nullb0)" 24 "... and fifo_batch is back to 24"
 grep -q '^nullb0: fifo_batch, randread, iodepth 16, bs 4096, 1.0 s per value (was 24, restored)$' /tmp/out
@@ -33,16 +33,20 @@ dlctl -d nullb0 profile writes_starved 1 4 --runtime-per-value 1s --csv \
 	-w randrw --allow-write --size 64M >/tmp/out 2>/tmp/err
 rc=$?
 sed 's/^/# /' /tmp/out
-# columns: value, read iops..max (2-6), write iops..max (7-11), merges..batches
+# col NAME: the CSV column of that header name
+col() { head -1 /tmp/out | tr , '\n' | grep -nx "$1" | cut -d: -f1; }
 [ $rc -eq 0 ] && [ "$(wc -l </tmp/out)" -eq 3 ] &&
-	[ "$(awk -F, 'NR > 1 && $2 > 0 && $7 > 0 && $15 > 0' /tmp/out | wc -l)" -eq 2 ]
+	[ "$(awk -F, -v r="$(col read_iops)" -v w="$(col write_iops)" -v b="$(col batches)" \
+		'NR > 1 && $r > 0 && $w > 0 && $b > 0' /tmp/out | wc -l)" -eq 2 ]
 ok $? "randrw --allow-write --csv: reads, writes and batches on every row"
 is "$(cat /sys/block/nullb0/queue/iosched/writes_starved)" 2 "... writes_starved back to 2"
 
 dlctl -d nullb0 --json profile read_expire 50ms,2s --duration 2s >/tmp/out 2>/tmp/err
 rc=$?
-[ $rc -eq 0 ] && grep -q '^{"device":"nullb0","target":"nullb0","parameter":"read_expire","original":500,' /tmp/out &&
-	grep -q '"runtime_per_value":1.000,"rows":\[{"value":50,.*},{"value":2000,' /tmp/out
+[ $rc -eq 0 ] && [ "$(grep -c '"device": "nullb0",' /tmp/out)" -eq 2 ] &&
+	[ "$(grep -c '"original": 500,' /tmp/out)" -eq 2 ] &&
+	[ "$(grep -c '"runtime": 1.000,' /tmp/out)" -eq 2 ] &&
+	[ "$(grep '"value":' /tmp/out | tr -d ' ,' | tr '\n' ' ')" = '"value":50 "value":2000 ' ]
 ok $? "--json with units and --duration: values 50 and 2000 ms, 1 s each"
 
 # counters: sequential writes on a slowed device merge, and the row says so
@@ -54,7 +58,8 @@ dlctl -d nullb1 profile fifo_batch 32 -w seqwrite --allow-write --size 64M \
 	--runtime-per-value 2s --csv >/tmp/out 2>/tmp/err
 rc=$?
 sed 's/^/# /' /tmp/out
-[ $rc -eq 0 ] && [ "$(awk -F, 'NR == 2 && $7 > 0 && $12 > 0' /tmp/out | wc -l)" -eq 1 ]
+[ $rc -eq 0 ] && [ "$(awk -F, -v w="$(col write_iops)" -v m="$(col merges)" \
+	'NR == 2 && $w > 0 && $m > 0' /tmp/out | wc -l)" -eq 1 ]
 ok $? "seqwrite on a slowed device: the row counts the merges made during the run"
 
 # write refusals: no data touched, nothing set
@@ -81,18 +86,29 @@ ok $? "randwrite --allow-write on the mounted device: refused"
 is "$(writes nullb0)" "$before" "... and not one write reached the device"
 umount /mnt
 
-# a second writer is turned away by O_EXCL while the first runs
-dlctl -d nullb0 profile fifo_batch 8 -w randwrite --allow-write --runtime-per-value 3s \
-	>/tmp/out1 2>/tmp/err1 &
-first=$!
+# a device claimed outside dlctl's view (a mount in another mount
+# namespace, absent from our mountinfo) is turned away by O_EXCL
+unshare -m sh -c 'mount -t ext2 /dev/nullb0 /mnt && sleep 3' &
+holder=$!
 sleep 1
 dlctl -d nullb0 profile fifo_batch 8 -w randwrite --allow-write --runtime-per-value 1s >/tmp/out 2>/tmp/err
 rc=$?
+wait $holder
+[ $rc -eq 1 ] && grep -q '^dlctl: /dev/nullb0: Device or resource busy (mounted or open exclusively elsewhere); refusing' /tmp/err
+ok $? "a write profile of a device mounted in another namespace: refused (EBUSY)"
+
+# a second profile waits for the first's lock, then runs
+dlctl -d nullb0 profile fifo_batch 8 -w randwrite --allow-write --runtime-per-value 2s \
+	>/tmp/out1 2>/tmp/err1 &
+first=$!
+sleep 1
+dlctl -d nullb0 profile fifo_batch 4 --runtime-per-value 1s >/tmp/out 2>/tmp/err
+rc=$?
 wait $first
 rc1=$?
-[ $rc -eq 1 ] && grep -q '^dlctl: /dev/nullb0: Device or resource busy (mounted or open exclusively elsewhere); refusing' /tmp/err &&
-	[ $rc1 -eq 0 ]
-ok $? "a second write profile while one runs: refused (EBUSY); the first finishes"
+[ $rc -eq 0 ] && [ $rc1 -eq 0 ] && grep -q 'waiting for another dlctl to finish (/run/dlctl/lock)' /tmp/err &&
+	[ "$(fb nullb0)" = 32 ]
+ok $? "a second profile while one runs: waits for the lock, then both finish, 32 restored"
 
 # signals: the original value comes back
 for sig in INT TERM; do

@@ -70,13 +70,15 @@ ok $? "the packaged dkms.conf: name, version filled in, module, location, AUTOIN
 
 # dlctl: control fields and file list
 [ "$(field "$tool_deb" Version)" = "$version" ] && [ "$(field "$tool_deb" Architecture)" = amd64 ] &&
-	grep -q 'libc6' <<<"$(field "$tool_deb" Depends)"
-ok $? "dlctl: version $version, amd64, depends on libc6"
+	grep -q 'libc6' <<<"$(field "$tool_deb" Depends)" && grep -q 'libsmartcols1' <<<"$(field "$tool_deb" Depends)"
+ok $? "dlctl: version $version, amd64, depends on libc6 and libsmartcols1"
 files "$tool_deb" >"$tmp/tool.files"
 grep -qx /usr/sbin/dlctl "$tmp/tool.files" && grep -qx /usr/share/man/man8/dlctl.8.gz "$tmp/tool.files" &&
-	grep -qx /usr/share/man/man4/deadline-rb.4.gz "$tmp/tool.files"
-ok $? "dlctl ships /usr/sbin/dlctl, dlctl(8) and deadline-rb(4)"
+	grep -qx /usr/share/man/man4/deadline-rb.4.gz "$tmp/tool.files" &&
+	grep -qx /usr/share/bash-completion/completions/dlctl "$tmp/tool.files"
+ok $? "dlctl ships /usr/sbin/dlctl, dlctl(8), deadline-rb(4) and its bash completion"
 ! grep -v -e '^/usr/sbin/dlctl$' -e '^/usr/share/man/man[48]/' -e '^/usr/share/doc/dlctl/' -e '/$' \
+	-e '^/usr/share/bash-completion/completions/dlctl$' \
 	"$tmp/tool.files" | grep -q .
 ok $? "dlctl ships nothing else"
 mkdir -p "$tmp/tool"

@@ -3,7 +3,9 @@
 #
 # dlctl against a fake sysfs tree, in TAP: every command, every error path,
 # JSON checked by a real parser.  DLCTL names the binary (or a wrapper, such
-# as valgrind); the default is build/dlctl-asan (AddressSanitizer + UBSan).
+# as valgrind); the default is build/dlctl-asan (AddressSanitizer + UBSan),
+# a test build: the DLCTL_TEST_* hooks work in it alone.  Runs as root
+# (device nodes made with mknod stand for -d paths).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -12,10 +14,9 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 tmp=$(mktemp -d /tmp/dlctl-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+export DLCTL_TEST_RUN_DIR=$tmp/run	# the lock and enable's records
 n=0
 failed=0
-
-echo "1..96"
 ok() {
 	n=$((n + 1))
 	if [ "$1" -eq 0 ]; then
@@ -49,6 +50,12 @@ mkfake() {
 	done
 	mkdir -p "$r/block/vda/vda1"
 	echo 1 >"$r/block/vda/vda1/partition"
+	# the kernel's indexes: by name (class/block) and by number (dev/block)
+	mkdir -p "$r/class/block" "$r/dev/block"
+	ln -s ../../block/vda/vda1 "$r/class/block/vda1"
+	ln -s ../../block/vda "$r/dev/block/7:90"
+	ln -s ../../block/vda/vda1 "$r/dev/block/7:91"
+	ln -s ../../block/nullb0 "$r/dev/block/7:92"
 	mkdir -p "$r/block/sda/queue/iosched" "$r/block/sda/mq/0"
 	echo "[mq-deadline] kyber bfq deadline-rb none" >"$r/block/sda/queue/scheduler"
 	echo 500 >"$r/block/sda/queue/iosched/read_expire"
@@ -78,6 +85,13 @@ ok $? "--help: usage on stdout, exit 0"
 "${DLCTL[@]}" -V >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] && grep -qx "dlctl $("$top/scripts/version.sh")" "$tmp/out"
 ok $? "-V prints CHANGELOG's version"
+dl set --help
+[ $st -eq 0 ] && grep -q '^ dlctl \[options\] set <param> <value> | <param>=<value>\.\.\.$' "$tmp/out" &&
+	! grep -q 'Commands:' "$tmp/out"
+ok $? "set --help: the usage of set alone, exit 0"
+"${DLCTL[@]}" --help >/dev/full 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q '^dlctl: write error: No space left on device$' "$tmp/err"
+ok $? "--help >/dev/full: exit 1, write error"
 dl
 [ $st -eq 2 ] && grep -q "Try 'dlctl --help'" "$tmp/err" && [ ! -s "$tmp/out" ]
 ok $? "no command: usage error, exit 2"
@@ -85,62 +99,100 @@ dl frobnicate
 [ $st -eq 2 ] && grep -q "unknown command 'frobnicate'" "$tmp/err"
 ok $? "unknown command: exit 2"
 dl --frobnicate show
-[ $st -eq 2 ] && grep -q "Try 'dlctl --help'" "$tmp/err"
-ok $? "unknown option: exit 2"
+[ $st -eq 2 ] && grep -qx "dlctl: unrecognized option '--frobnicate'" "$tmp/err"
+ok $? "unknown option: exit 2, the message names dlctl, not the path run"
 dl get
 [ $st -eq 2 ]
 ok $? "get without a parameter: exit 2"
 dl get nosuch
 [ $st -eq 2 ] && grep -q "unknown parameter 'nosuch'" "$tmp/err"
 ok $? "get of an unknown parameter: exit 2"
+dl get $'\e[31mred'
+[ $st -eq 2 ] && grep -qF "unknown parameter '\\x1b[31mred'" "$tmp/err" && ! grep -q $'\e' "$tmp/err"
+ok $? "control bytes of an argument are escaped in messages"
 dl set fifo_batch
 [ $st -eq 2 ]
 ok $? "set without a value: exit 2"
 dl show extra
 [ $st -eq 2 ]
 ok $? "show with an argument: exit 2"
-dl --json set fifo_batch 16
-[ $st -eq 2 ] && [ "$(val vda fifo_batch)" = 32 ]
+dl set fifo_batch 16 --json
+[ $st -eq 2 ] && [ "$(val vda fifo_batch)" = 32 ] && grep -q -- '--json: output options apply' "$tmp/err"
 ok $? "--json with set: exit 2, nothing set"
+dl get fifo_batch --bs 8k
+[ $st -eq 2 ] && grep -q -- '--bs: applies to profile only' "$tmp/err"
+ok $? "a profile option with get: exit 2"
+dl show -J -r
+[ $st -eq 2 ] && grep -q 'exclude each other' "$tmp/err"
+ok $? "two output formats: exit 2"
+"${DLCTL[@]}" --sysfs-root "" show >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q -- '--sysfs-root: an empty path' "$tmp/err"
+ok $? "--sysfs-root '': refused, not silently /sys"
 
 # --- show ---
 dl show
-[ $st -eq 0 ] && [ "$(grep -c . "$tmp/out")" -eq 5 ]
-ok $? "show: a header and one line per device"
-grep -q '^vda  *deadline-rb .*fifo_batch=32' "$tmp/out" &&
-	grep -q '^sda  *mq-deadline *$' "$tmp/out" &&
-	grep -q '^nvme0n1  *none *$' "$tmp/out"
+[ $st -eq 0 ] && [ "$(grep -c . "$tmp/out")" -eq 5 ] &&
+	head -1 "$tmp/out" | grep -qE '^NAME +SCHED +READ_EXPIRE +WRITE_EXPIRE +WRITES_STARVED +FIFO_BATCH +SEEK_COST +HASH_SHIFT +FRONT_MERGES$'
+ok $? "show: a header with one column per tunable, and a line per device"
+grep -qE '^vda +deadline-rb +500 +5000 +2 +32 +16 +10 +1$' "$tmp/out" &&
+	grep -qE '^sda +mq-deadline *$' "$tmp/out" && grep -qE '^nvme0n1 +none *$' "$tmp/out"
 ok $? "show: schedulers, and tunables for deadline-rb devices only"
-dl --json show
-json_ok
-ok $? "show --json is valid JSON"
-python3 -c 'import json,sys
-d = json.load(open(sys.argv[1]))["devices"]
+dl show --json
+json_ok && python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))["blockdevices"]
 by = {x["name"]: x for x in d}
 assert [x["name"] for x in d] == ["nullb0", "nvme0n1", "sda", "vda"]
-assert by["vda"]["scheduler"] == "deadline-rb"
-assert by["vda"]["tunables"]["fifo_batch"] == 32
-assert by["vda"]["tunables"]["front_merges"] == 1
-assert by["sda"]["tunables"] is None' "$tmp/out" 2>>"$tmp/err"
-ok $? "show --json: devices sorted, numbers as numbers, null tunables elsewhere"
+assert by["vda"]["sched"] == "deadline-rb"
+assert by["vda"]["fifo_batch"] == 32 and by["vda"]["read_expire"] == 500
+assert by["vda"]["front_merges"] is True
+assert by["sda"]["fifo_batch"] is None and by["sda"]["front_merges"] is None' "$tmp/out" 2>>"$tmp/err"
+ok $? "show --json (option after the command): flat records, typed, null elsewhere"
 dl -d sda show
 [ $st -eq 0 ] && [ "$(grep -c . "$tmp/out")" -eq 2 ]
 ok $? "show -d sda: just that device"
+dl show -o NAME,fifo_batch -n -r
+[ $st -eq 0 ] && [ "$(cat "$tmp/out")" = "$(printf 'nullb0 32\nnvme0n1 \nsda \nvda 32')" ]
+ok $? "show -o NAME,fifo_batch -n -r: the columns asked, no header, raw"
+dl show -o hash_shift,NAME,Sched -P -d vda
+[ $st -eq 0 ] && [ "$(cat "$tmp/out")" = 'HASH_SHIFT="10" NAME="vda" SCHED="deadline-rb"' ]
+ok $? "show -o in any case and order -P: those columns, in that order, as pairs"
+dl stats -o +QUEUED -r -n -d vda
+[ $st -eq 0 ] && [ "$(head -1 "$tmp/out")" = "vda read 10 0 0" ]
+ok $? "-o +LIST adds to the default columns (a column already there stays put)"
+dl show -o NAME,nosuch
+[ $st -eq 1 ] && grep -q "unknown column: 'nosuch'" "$tmp/err" && [ ! -s "$tmp/out" ]
+ok $? "show -o with an unknown column: exit 1, names it"
+# a bio-based device has no queue/scheduler (newer kernels hide it)
+mkdir -p "$R/block/zram0/queue"
+rm "$R/block/nullb0/queue/iosched/seek_cost"
+mkdir "$R/block/nullb0/queue/iosched/seek_cost"	# unreadable: EISDIR
+dl show --json
+json_ok && python3 -c 'import json,sys
+by = {x["name"]: x for x in json.load(open(sys.argv[1]))["blockdevices"]}
+assert by["zram0"]["sched"] is None and by["zram0"]["fifo_batch"] is None
+assert by["nullb0"]["seek_cost"] is None and by["nullb0"]["fifo_batch"] == 32
+assert by["vda"]["seek_cost"] == 16' "$tmp/out" 2>>"$tmp/err" &&
+	[ $st -eq 0 ] && grep -q '^dlctl: nullb0: seek_cost: Is a directory$' "$tmp/err"
+ok $? "show goes on past a device without a scheduler (null) and an unreadable tunable"
+mkfake "$R"
 
 # --- get ---
 dl get fifo_batch
 [ $st -eq 0 ] && [ "$(cat "$tmp/out")" = "$(printf 'nullb0.fifo_batch = 32\nvda.fifo_batch = 32')" ]
 ok $? "get: every deadline-rb queue, name = value"
-dl --json get read_expire
+dl get fifo_batch read_expire -d vda
+[ $st -eq 0 ] && [ "$(cat "$tmp/out")" = "$(printf 'vda.fifo_batch = 32\nvda.read_expire = 500')" ]
+ok $? "get of two tunables, -d after them"
+dl -J get read_expire front_merges
 json_ok && python3 -c 'import json,sys
-d = json.load(open(sys.argv[1]))
-assert d["parameter"] == "read_expire"
-assert d["devices"] == [{"name": "nullb0", "value": 500}, {"name": "vda", "value": 500}]' \
+d = json.load(open(sys.argv[1]))["blockdevices"]
+assert d == [{"name": "nullb0", "read_expire": 500, "front_merges": True},
+             {"name": "vda", "read_expire": 500, "front_merges": True}]' \
 	"$tmp/out" 2>>"$tmp/err"
-ok $? "get --json: valid, one value per device"
-dl -d /dev/vda1 get hash_shift
+ok $? "get -J: a flat record per device, typed"
+dl -d vda1 get hash_shift
 [ $st -eq 0 ] && [ "$(cat "$tmp/out")" = "vda.hash_shift = 10" ]
-ok $? "-d /dev/vda1: a partition means its disk"
+ok $? "-d vda1: a partition means its disk"
 dl -d sda get fifo_batch
 [ $st -eq 1 ] && grep -q "dlctl: sda: does not run deadline-rb" "$tmp/err" && [ ! -s "$tmp/out" ]
 ok $? "get on a device not running deadline-rb: exit 1, says how to enable"
@@ -148,11 +200,38 @@ dl -d nosuch get fifo_batch
 [ $st -eq 1 ] && grep -q "dlctl: nosuch: no such block device" "$tmp/err"
 ok $? "-d of a missing device: exit 1"
 dl -d ../vda get fifo_batch
-[ $st -eq 1 ] && grep -q "not a block device name" "$tmp/err"
-ok $? "-d with a path outside /dev: refused"
+[ $st -eq 1 ] && grep -q "dlctl: ../vda: No such file or directory" "$tmp/err"
+ok $? "-d of a path that does not exist: exit 1"
+dl -d "$R/block/vda/queue/scheduler" get fifo_batch
+[ $st -eq 1 ] && grep -q "scheduler: not a block device$" "$tmp/err"
+ok $? "-d of a regular file: not a block device"
+printf '%0300d\n' 7 >"$R/block/vda/queue/iosched/hash_shift"
+dl -d vda get hash_shift
+[ $st -eq 1 ] && grep -q "vda: hash_shift: Value too large" "$tmp/err" && [ ! -s "$tmp/out" ]
+ok $? "a value longer than dlctl reads: an error, not a cut value"
+mkfake "$R"
+
+# -d PATH: any path to a device node, resolved by its number (as util-linux)
+N=$tmp/nodes
+mkdir -p "$N/by-id"
+mknod "$N/vda" b 7 90 && mknod "$N/vda1" b 7 91 && mknod "$N/nullb0" b 7 92 &&
+	mknod "$N/other" b 7 99 && mknod "$N/chr" c 1 3 &&
+	ln -s ../vda "$N/by-id/virtio-disk0" && ln -s ../vda1 "$N/by-id/virtio-disk0-part1"
+ok $? "device nodes for the -d tests (mknod, needs root)"
+dl -d "$N/by-id/virtio-disk0" get fifo_batch
+[ $st -eq 0 ] && [ "$(cat "$tmp/out")" = "vda.fifo_batch = 32" ]
+ok $? "-d /dev/disk/by-id/... (a symlink to the node): its disk"
+dl -d "$N/by-id/virtio-disk0-part1" -d "$N/nullb0" get fifo_batch
+[ $st -eq 0 ] && [ "$(cat "$tmp/out")" = "$(printf 'vda.fifo_batch = 32\nnullb0.fifo_batch = 32')" ]
+ok $? "-d of a partition's by-id link and of another node: both disks, in order"
+dl -d "$N/other" get fifo_batch
+[ $st -eq 1 ] && grep -q "other: block device 7:99 is not in $R/dev/block" "$tmp/err"
+ok $? "-d of a node sysfs does not know: exit 1, says which number"
+dl -d "$N/chr" get fifo_batch
+[ $st -eq 1 ] && grep -q "chr: not a block device" "$tmp/err"
+ok $? "-d of a character device: not a block device"
 
 # --- set ---
-before=$(snap)
 dl set fifo_batch 16
 [ $st -eq 0 ] && [ "$(val vda fifo_batch)" = 16 ] && [ "$(val nullb0 fifo_batch)" = 16 ]
 ok $? "set fifo_batch 16: every deadline-rb queue"
@@ -163,16 +242,39 @@ ok $? "set leaves other schedulers' queues alone"
 dl -d vda set fifo_batch 8
 [ $st -eq 0 ] && [ "$(val vda fifo_batch)" = 8 ] && [ "$(val nullb0 fifo_batch)" = 16 ]
 ok $? "set -d vda: only vda"
-dl -d vda -d /dev/nullb0 -d vda set seek_cost 4
+dl set seek_cost 4 -d vda -d nullb0 -d vda
 [ $st -eq 0 ] && [ "$(val vda seek_cost)" = 4 ] && [ "$(val nullb0 seek_cost)" = 4 ] &&
 	[ "$(grep -c . "$tmp/out")" -eq 2 ]
-ok $? "-d repeated, a device named twice acts once"
+ok $? "-d repeated after the command, a device named twice acts once"
+dl set fifo_batch=12 seek_cost=6 front_merges=off
+[ $st -eq 0 ] && [ "$(val vda fifo_batch)" = 12 ] && [ "$(val nullb0 seek_cost)" = 6 ] &&
+	[ "$(val nullb0 front_merges)" = 0 ] && [ "$(grep -c . "$tmp/out")" -eq 6 ]
+ok $? "set NAME=VALUE...: every pair on every device"
+before=$(snap)
+dl set fifo_batch=10 seek_cost=0
+[ $st -eq 1 ] && grep -q "^dlctl: seek_cost: '0': out of range (1..65536)$" "$tmp/err" && [ "$(snap)" = "$before" ]
+ok $? "set with one bad pair: exit 1, none of the pairs set"
+DLCTL_TEST_FAIL_WRITE=block/vda/queue/iosched/seek_cost dl set fifo_batch=10 seek_cost=9
+[ $st -eq 1 ] && [ "$(snap)" = "$before" ]
+ok $? "set NAME=VALUE... refused by the kernel midway: nothing changed anywhere"
+dl set fifo_batch=10 nosuch=1
+[ $st -eq 2 ] && grep -q "unknown parameter 'nosuch'" "$tmp/err" && [ "$(snap)" = "$before" ]
+ok $? "set with an unknown name among pairs: exit 2, nothing set"
+dl set fifo_batch=10 12
+[ $st -eq 2 ] && grep -q "'12': not NAME=VALUE" "$tmp/err"
+ok $? "set mixing NAME=VALUE and a bare word: exit 2"
 dl set read_expire 250ms
 [ $st -eq 0 ] && [ "$(val vda read_expire)" = 250 ]
 ok $? "set read_expire 250ms"
 dl set write_expire 2s
 [ $st -eq 0 ] && [ "$(val vda write_expire)" = 2000 ]
 ok $? "set write_expire 2s is 2000 ms"
+dl set read_expire 1m
+[ $st -eq 0 ] && [ "$(val vda read_expire)" = 60000 ]
+ok $? "set read_expire 1m is 60000 ms (the one number parser: as --runtime-per-value)"
+dl set read_expire 250MS
+[ $st -eq 0 ] && [ "$(val vda read_expire)" = 250 ]
+ok $? "set read_expire 250MS: units in any case, as sizes take them"
 dl set front_merges off
 [ $st -eq 0 ] && [ "$(val vda front_merges)" = 0 ]
 ok $? "set front_merges off"
@@ -186,31 +288,68 @@ dl set hash_shift 20
 [ $st -eq 0 ] && [ "$(val vda hash_shift)" = 20 ]
 ok $? "set hash_shift 20 (its maximum)"
 
-# bad values: refused before anything is written
-for bad in 0 65537 abc -1 "" 1.5 12abc " 12" +5 4294967296 18446744073709551616 16ms 0x10; do
+# bad values: refused before anything is written, exit 1 as a bad option value
+for bad in 0 65537 abc "" 1.5 12abc " 12" +5 4294967296 18446744073709551616 16ms 0x10 1e3; do
 	before=$(snap)
 	dl set fifo_batch "$bad"
 	[ $st -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q "^dlctl: fifo_batch: '$bad': " "$tmp/err" &&
 		[ "$(snap)" = "$before" ]
 	ok $? "set fifo_batch '$bad': exit 1, message, nothing on stdout, nothing changed"
 done
-for bad in 0ms 600001 601s 1m 2S ms; do
+dl set fifo_batch=-1
+[ $st -eq 1 ] && grep -q "^dlctl: fifo_batch: '-1': not a decimal number$" "$tmp/err" && [ "$(snap)" = "$before" ]
+ok $? "set fifo_batch=-1: refused, not 2^64-1"
+for bad in 0ms 600001 601s 11m 2x ms 0x1p-3; do
 	before=$(snap)
 	dl set read_expire "$bad"
 	[ $st -eq 1 ] && [ "$(snap)" = "$before" ]
 	ok $? "set read_expire '$bad': refused, nothing changed"
 done
 dl set front_merges maybe
-[ $st -eq 1 ] && grep -q "not a boolean" "$tmp/err"
-ok $? "set front_merges maybe: refused"
+[ $st -eq 1 ] && grep -qx "dlctl: front_merges: 'maybe': not a boolean (0, 1, on, off, yes, no, true, false)" "$tmp/err"
+ok $? "set front_merges maybe: refused, one pair of brackets"
+dl set read_expire 601s
+grep -qx "dlctl: read_expire: '601s': out of range (1..600000 ms)" "$tmp/err"
+ok $? "a time out of range: the range once, in ms"
 
 # a refusal by the kernel midway: what was changed is put back
 before=$(snap)
 DLCTL_TEST_FAIL_WRITE=block/vda/queue/iosched/fifo_batch dl set fifo_batch 64
-[ $st -eq 1 ] && grep -q "^dlctl: vda: fifo_batch: Input/output error" "$tmp/err" && [ ! -s "$tmp/out" ]
-ok $? "kernel refusal on vda: exit 1, the kernel's errno text per device"
+[ $st -eq 1 ] && [ "$(cat "$tmp/err")" = "dlctl: vda: fifo_batch: 64: Input/output error" ] && [ ! -s "$tmp/out" ]
+ok $? "kernel refusal on vda: exit 1, the kernel's errno text, nothing else"
 [ "$(snap)" = "$before" ]
 ok $? "... and nullb0, already changed, is restored: nothing changed anywhere"
+"${DLCTL[@]}" --sysfs-root "$R" set fifo_batch 40 >/dev/full 2>"$tmp/err"
+st=$?
+[ $st -eq 1 ] && grep -q 'write error' "$tmp/err" && grep -q 'the change was undone' "$tmp/err" &&
+	[ "$(snap)" = "$before" ]
+ok $? "set >/dev/full: exit 1, and the change undone (a failed command changes nothing)"
+
+# --- the lock: one dlctl changes things at a time ---
+mkdir -p "$DLCTL_TEST_RUN_DIR"
+flock "$DLCTL_TEST_RUN_DIR/lock" sleep 1.5 &
+lockpid=$!
+sleep 0.3
+"${DLCTL[@]}" --sysfs-root "$R" set fifo_batch 44 >"$tmp/out" 2>"$tmp/err" &
+setpid=$!
+sleep 0.6
+mid=$(val vda fifo_batch)
+wait $setpid
+st=$?
+wait $lockpid
+[ "$mid" != 44 ] && [ $st -eq 0 ] && [ "$(val vda fifo_batch)" = 44 ] &&
+	grep -q "waiting for another dlctl to finish ($DLCTL_TEST_RUN_DIR/lock)" "$tmp/err"
+ok $? "set waits while another holds the lock (value then $mid), and goes on after"
+bad=0
+for i in $(seq 20); do
+	"${DLCTL[@]}" --sysfs-root "$R" set fifo_batch=$((100 + i)) seek_cost=$((100 + i)) >/dev/null 2>&1 &
+	"${DLCTL[@]}" --sysfs-root "$R" set fifo_batch=$((200 + i)) seek_cost=$((200 + i)) >/dev/null 2>&1 &
+	wait
+	[ "$(val vda fifo_batch)" = "$(val nullb0 fifo_batch)" ] &&
+		[ "$(val vda fifo_batch)" = "$(val nullb0 seek_cost)" ] || bad=$((bad + 1))
+done
+[ $bad -eq 0 ]
+ok $? "20 pairs of concurrent sets: every device ends with the same run's values ($bad mixed)"
 
 # --- reset ---
 dl reset
@@ -237,16 +376,52 @@ ok $? "enable -d sda: switched, old and new shown"
 # as the kernel would now show it (a fake file only keeps what was written)
 echo "mq-deadline kyber bfq [deadline-rb] none" >"$R/block/sda/queue/scheduler"
 dl -d sda disable
-[ $st -eq 0 ] && [ "$(sched sda)" = mq-deadline ]
-ok $? "disable -d sda: back to mq-deadline (one hardware queue)"
+[ $st -eq 0 ] && [ "$(sched sda)" = mq-deadline ] && grep -q '^sda: deadline-rb -> mq-deadline$' "$tmp/out"
+ok $? "disable -d sda: back to mq-deadline"
+echo "mq-deadline kyber [bfq] deadline-rb none" >"$R/block/sda/queue/scheduler"
+dl -d sda enable
+echo "mq-deadline kyber bfq [deadline-rb] none" >"$R/block/sda/queue/scheduler"
+dl -d sda disable
+[ $st -eq 0 ] && [ "$(sched sda)" = bfq ]
+ok $? "disable puts back what enable found (bfq), not the kernel's default"
+echo "[mq-deadline] kyber bfq deadline-rb none" >"$R/block/sda/queue/scheduler"
+dl -d sda disable
+[ $st -eq 0 ] && [ "$(active sda)" = mq-deadline ] && [ ! -s "$tmp/out" ] &&
+	grep -q "sda: runs mq-deadline, not deadline-rb; left alone" "$tmp/err"
+ok $? "disable -d of a device not running deadline-rb: left alone, said on stderr"
 dl -d nvme0n1 enable
 dl -d nvme0n1 disable
 [ $st -eq 0 ] && [ "$(sched nvme0n1)" = none ]
-ok $? "disable -d nvme0n1: back to none (two hardware queues)"
+ok $? "enable then disable -d nvme0n1: back to none"
+rm -f "$DLCTL_TEST_RUN_DIR"/before-enable-*
+# the kernel's own choice, with nothing recorded
+mkloop() {	# mkloop NAME HWQS FLAGS: a queue running deadline-rb
+	mkdir -p "$R/block/$1/queue/iosched"
+	for q in $(seq 0 $(($2 - 1))); do mkdir -p "$R/block/$1/mq/$q"; done
+	echo "mq-deadline kyber bfq [deadline-rb] none" >"$R/block/$1/queue/scheduler"
+	if [ -n "$3" ]; then
+		mkdir -p "$R/kernel/debug/block/$1/hctx0"
+		echo "alloc_policy=FIFO $3" >"$R/kernel/debug/block/$1/hctx0/flags"
+	fi
+}
+mkloop loop0 1 "SHOULD_MERGE|NO_SCHED_BY_DEFAULT"	# 6.12's debugfs
+mkloop loop1 1 "SHOULD_MERGE|7"				# 6.1's: the bit unnamed
+mkloop loop2 1 ""					# no debugfs
+mkloop sdb 4 "SHOULD_MERGE|TAG_HCTX_SHARED"		# host-wide shared tags
+mkloop nvme1n1 4 "SHOULD_MERGE"
+dl -d loop0 -d loop1 -d loop2 -d sdb -d nvme1n1 disable
+[ $st -eq 0 ] && [ "$(sched loop0)$(sched loop1)$(sched loop2)" = nonenonenone ] &&
+	[ "$(sched sdb)" = mq-deadline ] && [ "$(sched nvme1n1)" = none ]
+ok $? "disable without a record: the kernel's choice (loop none, shared tags mq-deadline)"
+mkfake "$R"
+dl disable
+[ $st -eq 0 ] && [ "$(sched vda)$(sched nullb0)" = mq-deadlinemq-deadline ] &&
+	[ "$(active sda)" = mq-deadline ] && [ "$(grep -c . "$tmp/out")" -eq 2 ]
+ok $? "disable without -d: every deadline-rb device, and only those"
 mkfake "$R"
 DLCTL_TEST_FAIL_WRITE=block/sda/queue/scheduler dl -d nvme0n1 -d sda enable
-[ $st -eq 1 ] && grep -q "dlctl: sda: cannot switch to deadline-rb" "$tmp/err" &&
-	[ "$(active nvme0n1)" = none ] && [ ! -s "$tmp/out" ]
+[ $st -eq 1 ] && grep -q "dlctl: sda: scheduler: deadline-rb: Input/output error" "$tmp/err" &&
+	[ "$(active nvme0n1)" = none ] && [ ! -s "$tmp/out" ] && ! grep -q nvme0n1 "$tmp/err"
 ok $? "enable refused on sda: nvme0n1 switched back, exit 1"
 dl -d vda disable
 dl get fifo_batch
@@ -256,21 +431,38 @@ mkfake "$R"
 
 # --- stats ---
 dl stats
-[ $st -eq 0 ] && grep -q '^vda  *read  *write$' "$tmp/out" && grep -q '^merged_back  *0  *7$' "$tmp/out"
-ok $? "stats: a read/write table per device"
-dl --json stats
+[ $st -eq 0 ] && grep -qE '^NAME +DIR +INSERTED +MERGED_BACK +QUEUED$' "$tmp/out" &&
+	grep -qE '^vda +write +20 +7 +1$' "$tmp/out" && [ "$(grep -c . "$tmp/out")" -eq 5 ]
+ok $? "stats: a line per device and direction, a column per counter"
+dl stats -J
 json_ok && python3 -c 'import json,sys
-d = json.load(open(sys.argv[1]))["devices"]
-assert [x["name"] for x in d] == ["nullb0", "vda"]
-assert d[1]["stats"]["inserted"] == {"read": 10, "write": 20}' "$tmp/out" 2>>"$tmp/err"
-ok $? "stats --json: valid, counters per direction"
+d = json.load(open(sys.argv[1]))["stats"]
+assert [(x["name"], x["dir"]) for x in d] == [("nullb0", "read"), ("nullb0", "write"), ("vda", "read"), ("vda", "write")]
+assert d[3]["inserted"] == 20 and d[3]["merged_back"] == 7' "$tmp/out" 2>>"$tmp/err"
+ok $? "stats -J: valid, flat records, counters as numbers"
+dl stats -o NAME,DIR,QUEUED -n -d vda
+[ $st -eq 0 ] && [ "$(tr -s ' ' <"$tmp/out")" = "$(printf 'vda read 0\nvda write 1')" ]
+ok $? "stats -o NAME,DIR,QUEUED -n -d vda"
+S=$R/kernel/debug/block/vda/sched/stats
+for bad in 'merged"x 1 2' 'inserted 1' 'inserted -1 2' 'inserted 1 2 3' 'inserted 0x1 2' \
+	'queued 1 2\ninserted 3 4\nqueued 5 6' 'ok 1 2\n\nafter 3 4' 'Upper 1 2'; do
+	printf "$bad\n" >"$S"
+	dl stats
+	[ $st -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q "dlctl: vda: $S:[0-9]*: " "$tmp/err" || break
+done
+[ $st -eq 1 ] && [ ! -s "$tmp/out" ]
+ok $? "stats: a malformed line, -1, a name twice or a bad name: exit 1 with the line (last: $bad)"
+: >"$S"
+dl stats
+[ $st -eq 1 ] && grep -q "no counters" "$tmp/err"
+ok $? "stats of an empty file: exit 1"
 rm -rf "$R/kernel/debug/block/vda"
 dl stats
 [ $st -eq 1 ] && grep -q "is debugfs mounted" "$tmp/err" && [ ! -s "$tmp/out" ]
 ok $? "stats without debugfs: exit 1, says why, nothing on stdout"
 mkfake "$R"
 
-# --- no device runs deadline-rb ---
+# --- no device runs deadline-rb, and devices that cannot be read ---
 echo "[mq-deadline] deadline-rb none" >"$R/block/vda/queue/scheduler"
 echo "[none] deadline-rb" >"$R/block/nullb0/queue/scheduler"
 for cmd in "get fifo_batch" "set fifo_batch 8" reset stats; do
@@ -279,6 +471,40 @@ for cmd in "get fifo_batch" "set fifo_batch 8" reset stats; do
 	[ $st -eq 1 ] && grep -q "no device runs deadline-rb; enable it with 'dlctl -d DEV enable'" "$tmp/err"
 	ok $? "$cmd with no deadline-rb device: exit 1, says how to enable"
 done
+mkfake "$R"
+rm "$R/block/sda/queue/scheduler"
+mkdir "$R/block/sda/queue/scheduler"		# unreadable: EISDIR
+before=$(snap)
+dl set fifo_batch 8
+[ $st -eq 1 ] && grep -q "dlctl: sda: scheduler: Is a directory" "$tmp/err" && [ "$(snap)" = "$before" ]
+ok $? "an unreadable scheduler file: set fails naming it, never skips the device"
+dl get fifo_batch
+[ $st -eq 1 ] && grep -q "dlctl: sda: scheduler: Is a directory" "$tmp/err"
+ok $? "... and so does get"
+mkfake "$R"
+mv "$R/block" "$R/block.away" && touch "$R/block"
+dl -d vda get fifo_batch
+[ $st -eq 1 ] && grep -q "$R/block: Not a directory" "$tmp/err"
+ok $? "-d vda with $R/block unreadable: says so, not 'no such block device'"
+rm "$R/block" && mv "$R/block.away" "$R/block"
+
+# --- more than 256 devices: no cap anywhere ---
+for i in $(seq -w 0 299); do
+	mkdir -p "$R/block/d$i/queue/iosched"
+	echo "[deadline-rb] none" >"$R/block/d$i/queue/scheduler"
+	echo 32 >"$R/block/d$i/queue/iosched/fifo_batch"
+done
+mkdir -p "$R/block/d299/d299p1" && echo 1 >"$R/block/d299/d299p1/partition"
+dl set fifo_batch 9
+[ $st -eq 0 ] && [ "$(grep -c . "$tmp/out")" -eq 302 ] && [ "$(val d299 fifo_batch)" = 9 ] &&
+	[ "$(cat "$R"/block/d*/queue/iosched/fifo_batch | sort -u)" = 9 ]
+ok $? "set on 302 deadline-rb devices: every one"
+dl show -o NAME -n
+[ $st -eq 0 ] && [ "$(grep -c . "$tmp/out")" -eq 304 ]
+ok $? "show lists all 304 devices"
+dl -d d299p1 get fifo_batch
+[ $st -eq 0 ] && [ "$(cat "$tmp/out")" = "d299.fifo_batch = 9" ]
+ok $? "-d of a partition of the 300th disk (looked up under every disk)"
 mkfake "$R"
 
 # --- the root: option, environment, missing ---
@@ -289,12 +515,25 @@ ok $? "DLCTL_SYSFS_ROOT sets the root"
 [ $? -eq 1 ] && grep -q "nowhere/block: No such file or directory" "$tmp/err"
 ok $? "a missing root: exit 1, names the path"
 
+# --- the release build has no test hooks ---
+if [ -x "$top/build/dlctl" ]; then
+	before=$(snap)
+	DLCTL_TEST_FAIL_WRITE=block/vda/queue/iosched/fifo_batch DLCTL_TEST_RUN_DIR=/nonexistent/x \
+		"$top/build/dlctl" --sysfs-root "$R" -d vda set fifo_batch 48 >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	[ $st -eq 0 ] && [ "$(val vda fifo_batch)" = 48 ] && ! grep -q DLCTL_TEST "$top/build/dlctl"
+	ok $? "build/dlctl ignores DLCTL_TEST_* (and has none of their names)"
+	"$top/build/dlctl" --sysfs-root "$R" -d vda set fifo_batch 32 >/dev/null 2>&1
+else
+	ok 1 "build/dlctl ignores DLCTL_TEST_*: build/dlctl is missing"
+fi
+
 # --- profile: a regular file stands in for each device node ---
 # (in the build directory: O_DIRECT needs a disk file system, not tmpfs)
 mkdir -p "$top/build"
 D=$(mktemp -d "$top/build/dlctl-dev.XXXXXX")
 trap 'rm -rf "$tmp" "$D"' EXIT
-export DLCTL_DEV_DIR=$D
+export DLCTL_TEST_DEV_DIR=$D
 mkprof() {
 	local d
 	mkfake "$R"
@@ -311,43 +550,45 @@ mkprof() {
 sum() { md5sum <"$D/$1"; }
 pr() { dl -d nullb0 profile "$@"; }
 # pyjson 'python expression on d': the JSON on stdout, checked in Python
-pyjson() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($1) else 1)" "$tmp/out"; }
+# (rows: the flat records, r0 the first)
+pyjson() { python3 -c "import json,sys; rows=json.load(open(sys.argv[1]))['profile']; r0=rows[0]; sys.exit(0 if ($1) else 1)" "$tmp/out"; }
 mkprof
 
 pr fifo_batch 1,8 64 --runtime-per-value 100ms
-[ $st -eq 0 ] && [ "$(grep -cE '^ +(1|8|64) \|' "$tmp/out")" -eq 3 ] &&
-	grep -q '^nullb0: fifo_batch, randread, iodepth 16, bs 4096, 0.1 s per value (was 32, restored)' "$tmp/out"
+[ $st -eq 0 ] && [ "$(awk 'NR > 3 && ($1 == 1 || $1 == 8 || $1 == 64)' "$tmp/out" | wc -l)" -eq 3 ] &&
+	sed -n 3p "$tmp/out" | grep -qE '^ *VALUE +READ_IOPS +READ_MBPS +READ_P50_US +READ_P99_US +READ_MAX_US +WRITE_IOPS' &&
+	grep -qx 'nullb0: fifo_batch, randread, iodepth 16, bs 4096, 0.1 s per value (was 32, restored)' "$tmp/out"
 ok $? "profile fifo_batch 1,8 64: a table row per value"
 is_val() { [ "$(val "$1" "$2")" = "$3" ]; }
 is_val nullb0 fifo_batch 32
 ok $? "... and fifo_batch is back to 32"
 pr fifo_batch 4 12 --runtime-per-value 100ms --json
-[ $st -eq 0 ] && pyjson 'd["device"] == "nullb0" and d["parameter"] == "fifo_batch" and d["original"] == 32
-	and d["workload"] == "randread" and [r["value"] for r in d["rows"]] == [4, 12]
-	and all(r["read"]["ios"] > 0 and r["read"]["iops"] > 0 and r["write"]["ios"] == 0 for r in d["rows"])
-	and all(0 < r["read"]["lat_us"]["p50"] <= r["read"]["lat_us"]["p99"] <= r["read"]["lat_us"]["max"] for r in d["rows"])
-	and all(set(r) >= {"merges", "expired", "starved", "batches"} for r in d["rows"])'
-ok $? "profile --json: valid, rows for 4 and 12, reads only, p50 <= p99 <= max"
+[ $st -eq 0 ] && pyjson 'all(r["device"] == "nullb0" and r["parameter"] == "fifo_batch" and r["original"] == 32
+	and r["workload"] == "randread" for r in rows) and [r["value"] for r in rows] == [4, 12]
+	and all(r["read_ios"] > 0 and r["read_iops"] > 0 and r["write_ios"] == 0 for r in rows)
+	and all(0 < r["read_p50_us"] <= r["read_p99_us"] <= r["read_max_us"] for r in rows)
+	and all(set(r) >= {"merges", "expired", "starved", "batches", "bs", "size"} for r in rows)'
+ok $? "profile --json: a flat record per value, every column, reads only, p50 <= p99 <= max"
 dl --json -d nullb0 profile fifo_batch 4 --duration 100ms
-[ $st -eq 0 ] && pyjson 'len(d["rows"]) == 1 and abs(d["runtime_per_value"] - 0.1) < 1e-9'
+[ $st -eq 0 ] && pyjson 'len(rows) == 1 and abs(r0["runtime"] - 0.1) < 1e-9'
 ok $? "dlctl --json ... profile --duration: JSON too, the duration is the whole run"
 pr fifo_batch 1,64 --duration 200ms --json
-[ $st -eq 0 ] && pyjson 'abs(d["runtime_per_value"] - 0.1) < 1e-9'
+[ $st -eq 0 ] && pyjson 'abs(r0["runtime"] - 0.1) < 1e-9'
 ok $? "--duration 200ms over two values: 0.1 s each"
 pr read_expire 100ms,1s --runtime-per-value 50ms --csv
 [ $st -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 3 ] &&
-	head -1 "$tmp/out" | grep -q '^read_expire,read_iops,read_mb_per_s,read_p50_us,read_p99_us,read_max_us,write_iops,' &&
+	head -1 "$tmp/out" | grep -q '^value,device,target,parameter,original,workload,iodepth,bs,size,runtime,seconds,read_ios,read_iops,' &&
 	[ "$(cut -d, -f1 "$tmp/out" | tail -2 | tr '\n' ' ')" = "100 1000 " ] &&
-	[ "$(awk -F, '{print NF}' "$tmp/out" | sort -u)" = 15 ] && is_val nullb0 read_expire 500
-ok $? "profile read_expire 100ms,1s --csv: header, two rows of 15 fields, ms units, restored"
+	[ "$(awk -F, '{print NF}' "$tmp/out" | sort -u)" = 27 ] && is_val nullb0 read_expire 500
+ok $? "profile read_expire 100ms,1s --csv: header, two rows of 27 fields, ms units, restored"
 
 before=$(sum nullb0)
 pr fifo_batch 8 -w randrw --allow-write --runtime-per-value 100ms --json
-[ $st -eq 0 ] && pyjson 'd["rows"][0]["read"]["ios"] > 0 and d["rows"][0]["write"]["ios"] > 0' &&
+[ $st -eq 0 ] && pyjson 'r0["read_ios"] > 0 and r0["write_ios"] > 0' &&
 	[ "$(sum nullb0)" != "$before" ]
 ok $? "randrw --allow-write: reads and writes, and the device's data changed"
 pr fifo_batch 8 -w seqwrite+randread --allow-write --runtime-per-value 100ms -q 4 --json
-[ $st -eq 0 ] && pyjson 'd["iodepth"] == 4 and d["rows"][0]["read"]["ios"] > 0 and d["rows"][0]["write"]["ios"] > 0'
+[ $st -eq 0 ] && pyjson 'r0["iodepth"] == 4 and r0["read_ios"] > 0 and r0["write_ios"] > 0'
 ok $? "seqwrite+randread -q 4: one reader, three writers, both directions counted"
 mkprof
 before=$(sum nullb0)
@@ -370,7 +611,7 @@ pr fifo_batch 8 --runtime-per-value 50ms
 ok $? "... but read-only profiling of it is allowed"
 mkprof
 echo "$root_dev" >"$R/block/vda/vda1/dev"
-dl -d /dev/vda1 profile fifo_batch 8 -w seqwrite --allow-write --runtime-per-value 100ms
+dl -d vda1 profile fifo_batch 8 -w seqwrite --allow-write --runtime-per-value 100ms
 [ $st -eq 1 ] && grep -q '^dlctl: vda: mounted on /; refusing' "$tmp/err"
 ok $? "a disk with a mounted partition: refused"
 mkprof
@@ -386,13 +627,38 @@ mkprof
 echo 8192 >"$R/block/vda/vda1/size"
 yes vda1 | head -c 4M >"$D/vda1"
 before=$(sum vda)
-dl -d /dev/vda1 profile fifo_batch 8 -w randwrite --allow-write --runtime-per-value 100ms --json
-[ $st -eq 0 ] && pyjson 'd["device"] == "vda" and d["target"] == "vda1" and d["size"] == 4194304' &&
+dl -d vda1 profile fifo_batch 8 -w randwrite --allow-write --runtime-per-value 100ms --json
+[ $st -eq 0 ] && pyjson 'r0["device"] == "vda" and r0["target"] == "vda1" and r0["size"] == 4194304' &&
 	[ "$(sum vda)" = "$before" ] && is_val vda fifo_batch 32
-ok $? "profile -d /dev/vda1: vda's tunable, I/O to the partition only"
+ok $? "profile -d vda1: vda's tunable, I/O to the partition only"
+
+# --size and --bs in either order: each keeps its own meaning
+mkprof
+head -c 4M "$D/nullb0" | md5sum >"$tmp/head"
+tail -c +$((4 * 1048576 + 1)) "$D/nullb0" | md5sum >"$tmp/tail"
+pr fifo_batch 8 -w randwrite --allow-write --size 4M --bs 8k --runtime-per-value 100ms -J
+[ $st -eq 0 ] && pyjson 'r0["size"] == 4194304 and r0["bs"] == 8192 and r0["write_ios"] > 0' &&
+	[ "$(tail -c +$((4 * 1048576 + 1)) "$D/nullb0" | md5sum)" = "$(cat "$tmp/tail")" ] &&
+	[ "$(head -c 4M "$D/nullb0" | md5sum)" != "$(cat "$tmp/head")" ]
+ok $? "profile --size 4M --bs 8k: 8 KiB writes to the first 4 MiB only, the rest untouched"
+pr fifo_batch 8 --bs 8k --size 4M --runtime-per-value 50ms -J
+[ $st -eq 0 ] && pyjson 'r0["size"] == 4194304 and r0["bs"] == 8192'
+ok $? "profile --bs 8k --size 4M: the same"
+pr fifo_batch 8 --bs 4KB --runtime-per-value 50ms
+[ $st -eq 1 ] && grep -qx "dlctl: --bs: '4KB': not a multiple of 4k up to 16M" "$tmp/err"
+ok $? "--bs 4KB is 4000 bytes (KB: powers of 10, as util-linux), refused"
+pr fifo_batch 8 --size 1MiB --bs 4KiB --runtime-per-value 50ms -J
+[ $st -eq 0 ] && pyjson 'r0["size"] == 1048576 and r0["bs"] == 4096'
+ok $? "--size 1MiB --bs 4KiB"
+pr fifo_batch 8 --runtime-per-value 0x1p-3
+[ $st -eq 1 ] && grep -q "runtime-per-value: '0x1p-3': not a time" "$tmp/err"
+ok $? "--runtime-per-value 0x1p-3: refused (the one number parser)"
 dl profile fifo_batch 8 --runtime-per-value 50ms
-[ $st -eq 1 ] && grep -q 'profile runs on one device; choose it with -d DEV' "$tmp/err"
+[ $st -eq 1 ] && grep -q 'profile runs on one device, and 2 run deadline-rb; choose one with -d DEV' "$tmp/err"
 ok $? "profile with two deadline-rb devices and no -d: exit 1, says to choose"
+dl -d vda -d nullb0 profile fifo_batch 8 --runtime-per-value 50ms
+[ $st -eq 2 ] && grep -q 'profile runs on one device; give -d once' "$tmp/err"
+ok $? "profile with two -d: says to give one, not to choose with -d"
 dl -d sda profile fifo_batch 8 --runtime-per-value 50ms
 [ $st -eq 1 ] && grep -q "sda: does not run deadline-rb" "$tmp/err"
 ok $? "profile on a device without deadline-rb: exit 1"
@@ -406,10 +672,8 @@ DLCTL_TEST_FAIL_WRITE=block/nullb0/queue/iosched/fifo_batch pr fifo_batch 8 --ru
 	[ "$(snap)" = "$before" ]
 ok $? "the kernel refuses the value: exit 1, its errno shown, nothing changed"
 bad=0
-for args in "fifo_batch 8 -w nosuch" "fifo_batch 8 --runtime-per-value 5x" \
-	"fifo_batch 8 --runtime-per-value 0" "fifo_batch 8 --duration 1s --runtime-per-value 1s" \
-	"fifo_batch" "nosuch 8" "fifo_batch 8 -q 0" "fifo_batch 8 --iodepth 2000" \
-	"fifo_batch 8 --bs 1000" "fifo_batch 8 --size 0" "fifo_batch 8 --csv --bogus"; do
+for args in "fifo_batch 8 --duration 1s --runtime-per-value 1s" "fifo_batch" "nosuch 8" \
+	"fifo_batch 8 --csv --bogus"; do
 	# shellcheck disable=SC2086
 	pr $args
 	if [ $st -ne 2 ] || [ -s "$tmp/out" ] || ! grep -q "Try 'dlctl --help'" "$tmp/err"; then
@@ -419,7 +683,20 @@ for args in "fifo_batch 8 -w nosuch" "fifo_batch 8 --runtime-per-value 5x" \
 done
 dl --json -d nullb0 profile fifo_batch 8 --csv
 [ $st -eq 2 ] && [ "$bad" -eq 0 ] && [ "$(snap)" = "$before" ]
-ok $? "profile usage errors (workload, times, values, iodepth, bs, size, --json --csv): exit 2"
+ok $? "profile usage errors (both times, no values, unknown name or option, --json --csv): exit 2"
+bad=0
+for args in "fifo_batch 8 -w nosuch" "fifo_batch 8 --runtime-per-value 5x" \
+	"fifo_batch 8 --runtime-per-value 0" "fifo_batch 8 -q 0" "fifo_batch 8 --iodepth 2000" \
+	"fifo_batch 8 --bs 1000" "fifo_batch 8 --size 0" "fifo_batch 8 --duration 1.5s"; do
+	# shellcheck disable=SC2086
+	pr $args
+	if [ $st -ne 1 ] || [ -s "$tmp/out" ] || ! grep -q "^dlctl: --" "$tmp/err"; then
+		echo "# profile $args: status $st"
+		bad=1
+	fi
+done
+[ "$bad" -eq 0 ] && [ "$(snap)" = "$before" ]
+ok $? "profile option values that are bad (workload, times, iodepth, bs, size): exit 1, as a bad tunable value"
 rm "$D/nullb0"
 pr fifo_batch 8 --runtime-per-value 50ms
 [ $st -eq 1 ] && grep -q "nullb0: No such file or directory" "$tmp/err" && is_val nullb0 fifo_batch 32
@@ -450,4 +727,5 @@ for sig in INT TERM; do
 	ok $? "SIG$sig mid-run (fifo_batch was $changed): exit 1, 32 restored, says so"
 done
 
+echo "1..$n"
 exit 0

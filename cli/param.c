@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dlctl: the tunables and the one number parser behind tunable values,
+ * times and sizes, so that every place takes the same spellings.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <string.h>
+#include <strings.h>
+
+#include "dlctl.h"
+
+const struct param params[] = {
+	{ "read_expire", UNIT_MS, 500, 1, 600000, "ms a read should start within" },
+	{ "write_expire", UNIT_MS, 5000, 1, 600000, "ms a write should start within" },
+	{ "writes_starved", UNIT_NONE, 2, 0, 1000, "read batches while writes wait" },
+	{ "fifo_batch", UNIT_NONE, 32, 1, 65536, "cost units per batch" },
+	{ "seek_cost", UNIT_NONE, 16, 1, 65536, "cost units of a seek" },
+	{ "hash_shift", UNIT_NONE, 10, 4, 20, "log2 of back-merge hash buckets" },
+	{ "front_merges", UNIT_BOOL, 1, 0, 1, "look up front merges" },
+};
+const size_t nr_params = sizeof(params) / sizeof(params[0]);
+
+const struct param *find_param(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nr_params; i++)
+		if (strcmp(params[i].name, name) == 0)
+			return &params[i];
+	return NULL;
+}
+
+struct suffix {
+	const char *name;
+	uint64_t mult;
+};
+
+/* Case does not matter: 250MS is 250ms; 4KB is 4000 bytes, 4K 4096. */
+static const struct suffix ms_suffixes[] = {
+	{ "", 1 }, { "ms", 1 }, { "s", 1000 }, { "m", 60000 }, { "min", 60000 }, { NULL, 0 },
+};
+
+static const struct suffix s_suffixes[] = {
+	{ "", 1000 }, { "ms", 1 }, { "s", 1000 }, { "m", 60000 }, { "min", 60000 }, { NULL, 0 },
+};
+
+static const struct suffix size_suffixes[] = {
+	{ "", 1 },
+	{ "k", 1ULL << 10 }, { "kib", 1ULL << 10 }, { "kb", 1000ULL },
+	{ "m", 1ULL << 20 }, { "mib", 1ULL << 20 }, { "mb", 1000000ULL },
+	{ "g", 1ULL << 30 }, { "gib", 1ULL << 30 }, { "gb", 1000000000ULL },
+	{ "t", 1ULL << 40 }, { "tib", 1ULL << 40 }, { "tb", 1000000000000ULL },
+	{ NULL, 0 },
+};
+
+static const char *const kind_what[] = {
+	[NUM_PLAIN] = "not a decimal number",
+	[NUM_MS] = "not a time (like 250, 250ms, 2s, 1m)",
+	[NUM_SECONDS] = "not a time (like 5, 500ms, 5s, 1m)",
+	[NUM_SIZE] = "not a size (like 4096, 4k, 64M, 1G)",
+};
+
+/*
+ * Decimal digits, then a unit the kind allows: no sign, no blanks, no
+ * hexadecimal, no fractions, no exponent.  Overflow is out of range.
+ */
+const char *parse_num(const char *s, enum num_kind kind, uint64_t *out)
+{
+	static const struct suffix none[] = { { "", 1 }, { NULL, 0 } };
+	const struct suffix *sf = kind == NUM_MS ? ms_suffixes :
+				  kind == NUM_SECONDS ? s_suffixes :
+				  kind == NUM_SIZE ? size_suffixes : none;
+	uint64_t v = 0;
+
+	if (!isdigit((unsigned char)*s))
+		return kind_what[kind];
+	for (; isdigit((unsigned char)*s); s++) {
+		if (v > (UINT64_MAX - 9) / 10)
+			return "out of range";
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	for (; sf->name; sf++) {
+		if (strcasecmp(s, sf->name))
+			continue;
+		if (v > UINT64_MAX / sf->mult)
+			return "out of range";
+		*out = v * sf->mult;
+		return NULL;
+	}
+	return kind_what[kind];
+}
+
+int parse_value(const struct param *p, const char *s, uint32_t *val)
+{
+	static const char *const on[] = { "1", "on", "yes", "true" };
+	static const char *const off[] = { "0", "off", "no", "false" };
+	const char *why;
+	uint64_t v;
+	size_t i;
+
+	if (p->unit == UNIT_BOOL) {
+		for (i = 0; i < 4; i++) {
+			if (strcasecmp(s, on[i]) == 0 || strcasecmp(s, off[i]) == 0) {
+				*val = strcasecmp(s, on[i]) == 0;
+				return 0;
+			}
+		}
+		warnx_("%s: '%s': not a boolean (0, 1, on, off, yes, no, true, false)",
+		       p->name, esc(s));
+		return -1;
+	}
+	why = parse_num(s, p->unit == UNIT_MS ? NUM_MS : NUM_PLAIN, &v);
+	if (!why && (v < p->min || v > p->max))
+		why = "out of range";
+	if (why) {
+		if (strcmp(why, "out of range") == 0)
+			warnx_("%s: '%s': out of range (%" PRIu32 "..%" PRIu32 "%s)", p->name,
+			       esc(s), p->min, p->max, p->unit == UNIT_MS ? " ms" : "");
+		else
+			warnx_("%s: '%s': %s", p->name, esc(s), why);
+		return -1;
+	}
+	*val = (uint32_t)v;
+	return 0;
+}

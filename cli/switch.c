@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dlctl: enable and disable, all devices or none.  enable records what
+ * each device ran before (in /run/dlctl/before-enable-DISK, gone at reboot);
+ * disable acts only on devices running deadline-rb and puts back that
+ * record, or else what the kernel itself would choose.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dlctl.h"
+#include "sysfs.h"
+
+static int record_path(char *buf, size_t size, const char *disk)
+{
+	char name[300];
+
+	snprintf(name, sizeof(name), "before-enable-%s", disk);
+	return run_path(buf, size, name);
+}
+
+/* "maj:min", or "" when sysfs does not say. */
+static void devno(const char *disk, char *buf, size_t size)
+{
+	if (sysfs_read(buf, size, "block/%s/dev", disk))
+		buf[0] = '\0';
+}
+
+static void record(const char *disk, const char *sched)
+{
+	char path[4096], dn[64];
+	FILE *f;
+
+	devno(disk, dn, sizeof(dn));
+	if (record_path(path, sizeof(path), disk) || !(f = fopen(path, "we")) ||
+	    (fprintf(f, "%s %s\n", *dn ? dn : "-", sched) < 0) | fclose(f))
+		warnx_("%s: cannot record that it ran %s before (%s)", disk, sched, path);
+}
+
+/* What @disk ran before enable, if recorded for this very device. */
+static bool recorded(const char *disk, char *sched, size_t size)
+{
+	char path[4096], dn[64], rdn[64], rs[64];
+	bool ok = false;
+	FILE *f;
+
+	if (record_path(path, sizeof(path), disk) || !(f = fopen(path, "re")))
+		return false;
+	devno(disk, dn, sizeof(dn));
+	if (fscanf(f, "%63s %63s", rdn, rs) == 2 && strcmp(rdn, *dn ? dn : "-") == 0 &&
+	    offers_sched(disk, rs)) {
+		snprintf(sched, size, "%s", rs);
+		ok = true;
+	}
+	fclose(f);
+	return ok;
+}
+
+static void forget(const char *disk)
+{
+	char path[4096];
+
+	if (!record_path(path, sizeof(path), disk))
+		unlink(path);
+}
+
+/*
+ * The kernel's own choice (elevator_get_default()): none for a queue
+ * whose driver asks for none (loop: BLK_MQ_F_NO_SCHED_BY_DEFAULT, which
+ * 6.1's debugfs prints as bit "7"); else mq-deadline for one hardware
+ * queue or tags shared across them, when the kernel has it; else none.
+ * Without debugfs the flags are unknown: loop devices are recognised by
+ * name.
+ */
+static void kernel_default(const char *disk, char *buf, size_t size)
+{
+	char path[4096], flags[512], *t, *save;
+	bool no_sched = false, shared = false;
+	struct dirent *de;
+	int hwq = 0;
+	DIR *dir;
+
+	if (!sysfs_read(flags, sizeof(flags), "kernel/debug/block/%s/hctx0/flags", disk)) {
+		for (t = strtok_r(flags, " |", &save); t; t = strtok_r(NULL, " |", &save)) {
+			no_sched |= strcmp(t, "NO_SCHED_BY_DEFAULT") == 0 || strcmp(t, "7") == 0;
+			shared |= strcmp(t, "TAG_HCTX_SHARED") == 0;
+		}
+	} else {
+		no_sched = strncmp(disk, "loop", 4) == 0;
+	}
+	if (!sysfs_path(path, sizeof(path), "block/%s/mq", disk) && (dir = opendir(path))) {
+		while ((de = readdir(dir)))
+			hwq += de->d_name[0] != '.';
+		closedir(dir);
+	}
+	snprintf(buf, size, "%s", !no_sched && (hwq == 1 || shared) &&
+		 offers_sched(disk, "mq-deadline") ? "mq-deadline" : "none");
+}
+
+static int switch_devs(struct ctl *c, bool enable)
+{
+	char want[64];
+	size_t i;
+
+	if (!c->devs.n)
+		return 0;
+	c->changes = calloc(c->devs.n, sizeof(*c->changes));
+	if (!c->changes) {
+		warnx_("%s", strerror(ENOMEM));
+		return 1;
+	}
+	for (i = 0; i < c->devs.n; i++) {
+		const char *dk = c->devs.v[i].disk;
+
+		if (change_prepare(&c->changes[i], dk, "scheduler", "block/%s/queue/scheduler", dk))
+			return 1;
+		if (enable)
+			snprintf(want, sizeof(want), SCHED);
+		else if (!recorded(dk, want, sizeof(want)))
+			kernel_default(dk, want, sizeof(want));
+		snprintf(c->changes[i].new, sizeof(c->changes[i].new), "%s", want);
+	}
+	if (change_apply(c->changes, c->devs.n)) {
+		for (i = 0; enable && i < c->devs.n; i++)
+			if (c->changes[i].failed && !offers_sched(c->devs.v[i].disk, SCHED))
+				warnx_("%s: the kernel does not offer " SCHED
+				       "; is the module installed? (modinfo deadline-rb)",
+				       c->devs.v[i].disk);
+		return 1;
+	}
+	c->nr_changes = c->devs.n;
+	for (i = 0; i < c->devs.n; i++) {
+		struct change *ch = &c->changes[i];
+
+		if (enable && strcmp(ch->old, SCHED))
+			record(ch->dev, ch->old);
+		else if (!enable)
+			forget(ch->dev);
+		fprintf(c->out_f, "%s: %s -> %s\n", ch->dev, ch->old, ch->new);
+	}
+	return 0;
+}
+
+int cmd_enable(struct ctl *c, int argc, char **argv)
+{
+	(void)argv;
+	if (argc)
+		return usage_error("enable takes no arguments");
+	if (!c->explicit)
+		return usage_error("enable needs the devices: dlctl enable -d DEV...");
+	if (take_lock())
+		return 1;
+	return switch_devs(c, true);
+}
+
+/* Only devices that run deadline-rb; naming another one is not an error. */
+int cmd_disable(struct ctl *c, int argc, char **argv)
+{
+	char sched[64];
+	size_t i, k;
+
+	(void)argv;
+	if (argc)
+		return usage_error("disable takes no arguments");
+	if (take_lock())
+		return 1;
+	if (!c->explicit) {
+		if (select_dlrb(&c->devs, false, true))
+			return 1;
+		if (!c->devs.n)
+			warnx_("no device runs " SCHED "; nothing to disable");
+	}
+	for (i = k = 0; i < c->devs.n; i++) {
+		struct dev *d = &c->devs.v[i];
+		int ret = active_sched(d->disk, sched, sizeof(sched));
+
+		if (ret && ret != -ENOENT) {
+			warnx_("%s: scheduler: %s", d->disk, strerror(-ret));
+			return 1;
+		}
+		if (ret || strcmp(sched, SCHED)) {
+			warnx_("%s: runs %s, not " SCHED "; left alone", d->disk,
+			       ret ? "no scheduler" : sched);
+			free(d->disk);
+			free(d->part);
+			free(d->node);
+			continue;
+		}
+		c->devs.v[k++] = *d;
+	}
+	c->devs.n = k;
+	return switch_devs(c, false);
+}

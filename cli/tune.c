@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dlctl: the tuning commands.  show lists every device, get reads
+ * tunables, set and reset write them on every chosen device or on none.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dlctl.h"
+#include "sysfs.h"
+
+/* NAME, SCHED, then one column per tunable (all of them, or @ps). */
+static struct col *tunable_cols(const struct param *const *ps, size_t n, bool sched)
+{
+	struct col *cols = calloc(n + 2, sizeof(*cols));
+	size_t i, k = 0, j;
+
+	if (!cols) {
+		warnx_("%s", strerror(ENOMEM));
+		return NULL;
+	}
+	cols[k++] = (struct col){ .name = "NAME", .def = true };
+	if (sched)
+		cols[k++] = (struct col){ .name = "SCHED", .def = true };
+	for (i = 0; i < n; i++, k++) {
+		for (j = 0; ps[i]->name[j] && j < sizeof(cols[k].name) - 1; j++)
+			cols[k].name[j] = (char)toupper((unsigned char)ps[i]->name[j]);
+		cols[k].type = ps[i]->unit == UNIT_BOOL ? COL_BOOL : COL_NUM;
+		cols[k].def = true;
+		cols[k].right = true;
+	}
+	return cols;
+}
+
+static void all_params(const struct param **ps)
+{
+	size_t i;
+
+	for (i = 0; i < nr_params; i++)
+		ps[i] = &params[i];
+}
+
+static int read_param(const char *dev, const struct param *p, char *buf, size_t size)
+{
+	int ret = sysfs_read(buf, size, "block/%s/queue/iosched/%s", dev, p->name);
+
+	if (ret)
+		warnx_("%s: %s: %s", dev, p->name, strerror(-ret));
+	return ret;
+}
+
+/*
+ * show: a device without a scheduler (bio-based, or gone since the
+ * listing) or with an unreadable tunable is shown without it, as lsblk
+ * shows what it can; the problem goes to stderr.
+ */
+int cmd_show(struct ctl *c, int argc, char **argv)
+{
+	const struct param *ps[16];
+	char **disks = NULL, sched[64], val[64];
+	struct col *cols;
+	struct out *t = NULL;
+	size_t n = 0, i, k;
+	int ret = 1, r;
+
+	(void)argv;
+	if (argc)
+		return usage_error("show takes no arguments");
+	all_params(ps);
+	cols = tunable_cols(ps, nr_params, true);
+	if (!cols)
+		return 1;
+	if (c->explicit) {
+		disks = calloc(c->devs.n ? c->devs.n : 1, sizeof(*disks));
+		for (n = 0; disks && n < c->devs.n; n++)
+			if (!(disks[n] = strdup(c->devs.v[n].disk)))
+				break;
+		if (!disks || n < c->devs.n) {
+			warnx_("%s", strerror(ENOMEM));
+			goto out;
+		}
+	} else {
+		r = list_disks(&disks, &n);
+		if (r) {
+			warnx_("%s/block: %s", sysfs_root(), strerror(-r));
+			goto out;
+		}
+	}
+	t = out_new(&c->out, "blockdevices", cols, nr_params + 2, false);
+	if (!t)
+		goto out;
+	for (i = 0; i < n; i++) {
+		r = active_sched(disks[i], sched, sizeof(sched));
+		if (r == -ENOENT && !sysfs_exists("block/%s", disks[i]))
+			continue;	/* removed since the listing */
+		if (r && r != -ENOENT)
+			warnx_("%s: scheduler: %s", disks[i], strerror(-r));
+		out_line(t);
+		if (out_cell(t, 0, disks[i]) || out_cell(t, 1, r ? NULL : sched))
+			goto out;
+		for (k = 0; !r && strcmp(sched, SCHED) == 0 && k < nr_params; k++)
+			if (out_cell(t, k + 2, read_param(disks[i], ps[k], val, sizeof(val)) ?
+				     NULL : val))
+				goto out;
+	}
+	ret = out_print(t, c->out_f) ? 1 : 0;
+out:
+	out_free(t);
+	free_names(disks, n);
+	free(cols);
+	return ret;
+}
+
+/* get PARAM...: "vda.fifo_batch = 32" per device and parameter, as sysctl. */
+int cmd_get(struct ctl *c, int argc, char **argv)
+{
+	const struct param *ps[16];
+	struct col *cols = NULL;
+	struct out *t = NULL;
+	char val[64];
+	size_t i, k;
+	int ret = 1;
+
+	if (argc < 1)
+		return usage_error("get takes one or more parameter names");
+	if ((size_t)argc > nr_params)
+		return usage_error("get takes each parameter at most once");
+	for (k = 0; k < (size_t)argc; k++) {
+		ps[k] = find_param(argv[k]);
+		if (!ps[k])
+			return usage_error("unknown parameter '%s'", esc(argv[k]));
+	}
+	if (select_dlrb(&c->devs, c->explicit, false))
+		return 1;
+	if (c->out.fmt_set || c->out.columns) {
+		cols = tunable_cols(ps, argc, false);
+		t = cols ? out_new(&c->out, "blockdevices", cols, argc + 1, false) : NULL;
+		if (!t)
+			goto out;
+	}
+	for (i = 0; i < c->devs.n; i++) {
+		const char *dev = c->devs.v[i].disk;
+
+		if (t) {
+			out_line(t);
+			if (out_cell(t, 0, dev))
+				goto out;
+		}
+		for (k = 0; k < (size_t)argc; k++) {
+			if (read_param(dev, ps[k], val, sizeof(val)))
+				goto out;
+			if (t ? out_cell(t, k + 1, val) :
+				fprintf(c->out_f, "%s.%s = %s\n", dev, ps[k]->name, val) < 0)
+				goto out;
+		}
+	}
+	ret = t ? (out_print(t, c->out_f) ? 1 : 0) : 0;
+out:
+	out_free(t);
+	free(cols);
+	return ret;
+}
+
+/*
+ * Set @n tunables on every chosen device, all or nothing, under the lock;
+ * what changed stays in c->changes, to be undone if it cannot be printed.
+ */
+static int tune(struct ctl *c, const struct param *const *ps, const uint32_t *vals, size_t n)
+{
+	size_t nr, i;
+
+	if (take_lock() || select_dlrb(&c->devs, c->explicit, false))
+		return 1;
+	nr = c->devs.n * n;
+	c->changes = calloc(nr, sizeof(*c->changes));
+	if (!c->changes) {
+		warnx_("%s", strerror(ENOMEM));
+		return 1;
+	}
+	for (i = 0; i < nr; i++) {
+		struct change *ch = &c->changes[i];
+		const char *dev = c->devs.v[i / n].disk;
+		const struct param *p = ps[i % n];
+
+		if (change_prepare(ch, dev, p->name, "block/%s/queue/iosched/%s", dev, p->name))
+			return 1;
+		snprintf(ch->new, sizeof(ch->new), "%" PRIu32, vals[i % n]);
+	}
+	if (change_apply(c->changes, nr))
+		return 1;
+	c->nr_changes = nr;
+	for (i = 0; i < nr; i++)
+		fprintf(c->out_f, "%s.%s = %s\n", c->changes[i].dev, c->changes[i].what,
+			c->changes[i].new);
+	return 0;
+}
+
+/* set NAME VALUE, or set NAME=VALUE...: every pair on every device, or none. */
+int cmd_set(struct ctl *c, int argc, char **argv)
+{
+	const struct param *ps[16];
+	uint32_t vals[16];
+	size_t n = 0, k;
+	int i;
+
+	if (argc == 2 && !strchr(argv[0], '=')) {
+		ps[0] = find_param(argv[0]);
+		if (!ps[0])
+			return usage_error("unknown parameter '%s'", esc(argv[0]));
+		if (parse_value(ps[0], argv[1], &vals[0]))
+			return 1;
+		return tune(c, ps, vals, 1);
+	}
+	if (argc < 1)
+		return usage_error("set takes NAME VALUE, or NAME=VALUE pairs");
+	for (i = 0; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+		const struct param *p;
+
+		if (!eq)
+			return usage_error("'%s': not NAME=VALUE", esc(argv[i]));
+		*eq = '\0';
+		p = find_param(argv[i]);
+		if (!p)
+			return usage_error("unknown parameter '%s'", esc(argv[i]));
+		/* a parameter given twice: the last value wins, as with sysctl */
+		for (k = 0; k < n && ps[k] != p; k++)
+			;
+		if (parse_value(p, eq + 1, &vals[k]))
+			return 1;
+		ps[k] = p;
+		n += k == n;
+	}
+	return tune(c, ps, vals, n);
+}
+
+int cmd_reset(struct ctl *c, int argc, char **argv)
+{
+	const struct param *ps[16];
+	uint32_t vals[16];
+	size_t k;
+
+	(void)argv;
+	if (argc)
+		return usage_error("reset takes no arguments");
+	all_params(ps);
+	for (k = 0; k < nr_params; k++)
+		vals[k] = params[k].def;
+	return tune(c, ps, vals, nr_params);
+}
