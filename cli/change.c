@@ -6,9 +6,12 @@
  * back as something else, stops the run and puts back every attribute
  * already touched, that one included, in reverse order.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dlctl.h"
@@ -57,10 +60,68 @@ static int reads_as(const struct change *ch, const char *val)
 	return strcmp(strcmp(ch->what, "scheduler") ? line : w, val) ? -EINVAL : 0;
 }
 
+static int keep_one(struct change *ch, const char *attr)
+{
+	struct kept *k = realloc(ch->keep, (ch->nr_keep + 1) * sizeof(*k));
+
+	if (!k)
+		return -1;
+	ch->keep = k;
+	k += ch->nr_keep;
+	snprintf(k->attr, sizeof(k->attr), "%s", attr);
+	if (sysfs_read(k->val, sizeof(k->val), "%s", attr) == 0)
+		ch->nr_keep++;	/* write-only or unreadable ones cannot come back */
+	return 0;
+}
+
+int change_keep_queue(struct change *ch, const char *dev)
+{
+	char path[4096], attr[256];
+	struct dirent *de;
+	DIR *dir;
+	int ret = 0;
+
+	if (sysfs_path(path, sizeof(path), "block/%s/queue/iosched", dev))
+		return -1;
+	dir = opendir(path);
+	while (dir && !ret && (de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(attr, sizeof(attr), "block/%s/queue/iosched/%.100s", dev, de->d_name);
+		ret = keep_one(ch, attr);
+	}
+	if (dir)
+		closedir(dir);
+	snprintf(attr, sizeof(attr), "block/%s/queue/nr_requests", dev);
+	if (ret || keep_one(ch, attr)) {
+		warnx_("%s", strerror(ENOMEM));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Ctrl-C between two devices would leave some changed: SIGINT, SIGTERM
+ * and SIGHUP stay blocked from the first write to the end of the run
+ * (the output and its undo included), and act only at exit.
+ */
+static void block_signals(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+}
+
 int change_apply(struct change *ch, size_t n)
 {
 	size_t i;
 	int ret = 0;
+
+	block_signals();
 
 	for (i = 0; i < n && !ret; i++) {
 		ret = sysfs_write(ch[i].new, "%s", ch[i].attr);
@@ -82,6 +143,7 @@ int change_apply(struct change *ch, size_t n)
 
 void change_undo(struct change *ch, size_t n)
 {
+	size_t i;
 	int ret;
 
 	while (n--) {
@@ -92,5 +154,22 @@ void change_undo(struct change *ch, size_t n)
 			warnx_("%s: %s: cannot put back %s: %s", ch[n].dev, ch[n].what,
 			       esc(ch[n].old), strerror(-ret));
 		ch[n].done = false;
+		/* the old scheduler's tunables, reset by the switches */
+		for (i = 0; !ret && i < ch[n].nr_keep; i++) {
+			struct kept *k = &ch[n].keep[i];
+			char now[sizeof(k->val)];
+
+			if (sysfs_read(now, sizeof(now), "%s", k->attr) == 0 &&
+			    strcmp(now, k->val) && sysfs_write(k->val, "%s", k->attr))
+				warnx_("%s: cannot put back %s (%s)", ch[n].dev, esc(k->val),
+				       k->attr);
+		}
 	}
+}
+
+void change_free(struct change *ch, size_t n)
+{
+	while (ch && n--)
+		free(ch[n].keep);
+	free(ch);
 }

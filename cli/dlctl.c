@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,7 +173,8 @@ static int parse_args(int argc, char **argv, struct ctl *c, const char ***devarg
 	int opt, ret = 0, li = -1;
 
 	*takes = 0;
-	while ((opt = getopt_long(argc, argv, "d:Jjo:nrPhVw:q:b:", longopts, &li)) != -1) {
+	opterr = 0;	/* its messages would echo an argument's control bytes */
+	while ((opt = getopt_long(argc, argv, ":d:Jjo:nrPhVw:q:b:", longopts, &li)) != -1) {
 		unsigned int need = 0;
 
 		switch (opt) {
@@ -215,9 +217,14 @@ static int parse_args(int argc, char **argv, struct ctl *c, const char ***devarg
 			c->allow_write = true;
 			need = TAKES_PROFILE;
 			break;
+		case ':':
+			return usage_error("option '%s' requires an argument",
+					   esc(argv[optind - 1]));
 		default:
-			fputs("Try 'dlctl --help' for more information.\n", stderr);
-			return EXIT_USAGE;
+			if (optopt && !strchr("dJjonrPhVwqb", optopt))
+				return usage_error("invalid option -- '%s'",
+						   esc((char[]){ (char)optopt, '\0' }));
+			return usage_error("unrecognized option '%s'", esc(argv[optind - 1]));
 		}
 		if (ret)
 			return ret;
@@ -248,7 +255,8 @@ int main(int argc, char **argv)
 	char *outbuf = NULL;
 	int ret;
 
-	argv[0] = "dlctl";	/* getopt's messages name the program so */
+	/* a closed pipe is a write error, and a change is then undone */
+	signal(SIGPIPE, SIG_IGN);
 	ret = parse_args(argc, argv, &c, &devargs, &nr_devargs, &takes, first, &help, &root);
 	if (ret)
 		goto out;
@@ -295,6 +303,7 @@ int main(int argc, char **argv)
 		}
 	}
 	c.explicit = nr_devargs > 0;
+	c.nr_devargs = nr_devargs;
 
 	c.out_f = open_memstream(&outbuf, &outlen);
 	if (!c.out_f) {
@@ -309,15 +318,17 @@ int main(int argc, char **argv)
 		fwrite(outbuf, 1, outlen, stdout);
 out:
 	if (flush_stdout()) {
-		if (!ret && c.nr_changes) {
+		if (!ret && c.changed) {
 			change_undo(c.changes, c.nr_changes);
 			warnx_("the output could not be written, so the change was undone");
 		}
 		ret = 1;
+	} else if (!ret && c.commit) {
+		c.commit(&c);
 	}
 	free(outbuf);
 	free(devargs);
-	free(c.changes);
+	change_free(c.changes, c.nr_changes);
 	free_devs(&c.devs);
 	return ret < 0 ? 0 : ret;
 }

@@ -95,6 +95,11 @@ int run_path(char *buf, size_t size, const char *name);
  * on a refusal or a mismatch, every change made so far, the failed one
  * included, is put back in reverse order.
  */
+struct kept {
+	char attr[256];
+	char val[256];
+};
+
 struct change {
 	char attr[256];		/* under the sysfs root */
 	char dev[64];		/* for messages */
@@ -103,12 +108,19 @@ struct change {
 	char new[256];
 	bool done;		/* written, or tried */
 	bool failed;		/* refused, or reads back otherwise */
+	/* a scheduler switch resets these: written back after an undo */
+	struct kept *keep;
+	size_t nr_keep;
 };
 
 int change_prepare(struct change *ch, const char *dev, const char *what,
 		   const char *attr_fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Keep @dev's queue/iosched/ * and nr_requests, for undoing a switch. */
+int change_keep_queue(struct change *ch, const char *dev);
+/* Signals that would stop a run halfway wait until the process exits. */
 int change_apply(struct change *ch, size_t n);
 void change_undo(struct change *ch, size_t n);
+void change_free(struct change *ch, size_t n);
 /* The active word of a scheduler line ("[bfq]" in "none [bfq]"), or all. */
 void sched_word(const char *line, char *buf, size_t size);
 
@@ -153,9 +165,13 @@ struct ctl {
 	/* profile's options, parsed with the rest */
 	const char *workload, *runtime, *duration, *iodepth, *bs, *size;
 	bool allow_write;
+	size_t nr_devargs;	/* -d as given, before disks named twice merge */
 	/* what a command changed: undone when its output cannot be written */
 	struct change *changes;
 	size_t nr_changes;
+	bool changed;		/* every one of them applied */
+	/* after the output was written: what a command keeps in /run */
+	void (*commit)(struct ctl *c);
 };
 
 int cmd_show(struct ctl *c, int argc, char **argv);

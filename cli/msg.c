@@ -62,12 +62,13 @@ const char *esc(const char *s)
 	return b;
 }
 
+/* As util-linux's close_stdout(), without exiting: the caller may undo. */
 int flush_stdout(void)
 {
-	if (fflush(stdout) == 0 && !ferror(stdout))
+	errno = 0;
+	if (!ferror(stdout) && fflush(stdout) == 0 && fclose(stdout) == 0)
 		return 0;
-	if (errno != EPIPE)
-		warnx_("write error: %s", strerror(errno ? errno : EIO));
+	warnx_("write error: %s", strerror(errno ? errno : EIO));
 	return 1;
 }
 

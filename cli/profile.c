@@ -429,7 +429,7 @@ int cmd_profile(struct ctl *c, int argc, char **argv)
 	pr.p = find_param(argv[0]);
 	if (!pr.p)
 		return usage_error("unknown parameter '%s'", esc(argv[0]));
-	if (c->explicit && c->devs.n != 1)
+	if (c->nr_devargs > 1)
 		return usage_error("profile runs on one device; give -d once");
 	if (parse_values(pr.p, argc - 1, argv + 1, &pr.values, &pr.nr_values) ||
 	    parse_opts(c, &pr, &size) || take_lock() ||

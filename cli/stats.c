@@ -48,6 +48,7 @@ int read_stats(const char *dev, struct counter **ctrs, size_t *n)
 	FILE *f = NULL;
 
 	*n = 0;
+	errno = ENAMETOOLONG;
 	if (sysfs_path(path, sizeof(path), "kernel/debug/block/%s/sched/stats", dev) ||
 	    !(f = fopen(path, "re"))) {
 		warnx_("%s: %s: %s (is debugfs mounted, and are you root?)", dev, path,

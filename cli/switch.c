@@ -73,14 +73,15 @@ static void forget(const char *disk)
  * 6.1's debugfs prints as bit "7"); else mq-deadline for one hardware
  * queue or tags shared across them, when the kernel has it; else none.
  * Without debugfs the flags are unknown: loop devices are recognised by
- * name.
+ * name, and the hardware queues are counted in mq/, which lists only
+ * those with CPUs mapped.
  */
 static void kernel_default(const char *disk, char *buf, size_t size)
 {
 	char path[4096], flags[512], *t, *save;
 	bool no_sched = false, shared = false;
 	struct dirent *de;
-	int hwq = 0;
+	int hwq = 0, dbg = 0;
 	DIR *dir;
 
 	if (!sysfs_read(flags, sizeof(flags), "kernel/debug/block/%s/hctx0/flags", disk)) {
@@ -91,13 +92,49 @@ static void kernel_default(const char *disk, char *buf, size_t size)
 	} else {
 		no_sched = strncmp(disk, "loop", 4) == 0;
 	}
+	/* every hardware queue is in debugfs; mq/ has those with CPUs mapped */
+	if (!sysfs_path(path, sizeof(path), "kernel/debug/block/%s", disk) && (dir = opendir(path))) {
+		while ((de = readdir(dir)))
+			dbg += strncmp(de->d_name, "hctx", 4) == 0;
+		closedir(dir);
+	}
 	if (!sysfs_path(path, sizeof(path), "block/%s/mq", disk) && (dir = opendir(path))) {
 		while ((de = readdir(dir)))
 			hwq += de->d_name[0] != '.';
 		closedir(dir);
 	}
+	if (dbg)
+		hwq = dbg;
 	snprintf(buf, size, "%s", !no_sched && (hwq == 1 || shared) &&
 		 offers_sched(disk, "mq-deadline") ? "mq-deadline" : "none");
+}
+
+/* A request queue lists its choices as "[none] mq-deadline"; 6.1 shows a
+ * bio-based device (zram, dm, md) as a bare "none". */
+static bool has_elevators(const char *disk)
+{
+	char line[512];
+
+	return sysfs_read(line, sizeof(line), "block/%s/queue/scheduler", disk) == 0 &&
+	       strchr(line, '[');
+}
+
+/* Once the output is out, and so the switches stay: what /run keeps. */
+static void commit_enable(struct ctl *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_changes; i++)
+		if (strcmp(c->changes[i].old, SCHED))
+			record(c->changes[i].dev, c->changes[i].old);
+}
+
+static void commit_disable(struct ctl *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_changes; i++)
+		forget(c->changes[i].dev);
 }
 
 static int switch_devs(struct ctl *c, bool enable)
@@ -112,10 +149,13 @@ static int switch_devs(struct ctl *c, bool enable)
 		warnx_("%s", strerror(ENOMEM));
 		return 1;
 	}
+	c->nr_changes = c->devs.n;
 	for (i = 0; i < c->devs.n; i++) {
 		const char *dk = c->devs.v[i].disk;
 
 		if (change_prepare(&c->changes[i], dk, "scheduler", "block/%s/queue/scheduler", dk))
+			return 1;
+		if (change_keep_queue(&c->changes[i], dk))
 			return 1;
 		if (enable)
 			snprintf(want, sizeof(want), SCHED);
@@ -124,23 +164,24 @@ static int switch_devs(struct ctl *c, bool enable)
 		snprintf(c->changes[i].new, sizeof(c->changes[i].new), "%s", want);
 	}
 	if (change_apply(c->changes, c->devs.n)) {
-		for (i = 0; enable && i < c->devs.n; i++)
-			if (c->changes[i].failed && !offers_sched(c->devs.v[i].disk, SCHED))
+		for (i = 0; enable && i < c->devs.n; i++) {
+			const char *dk = c->devs.v[i].disk;
+
+			if (!c->changes[i].failed)
+				continue;
+			if (!has_elevators(dk))
+				warnx_("%s: a bio-based device, without I/O schedulers", dk);
+			else if (!offers_sched(dk, SCHED))
 				warnx_("%s: the kernel does not offer " SCHED
-				       "; is the module installed? (modinfo deadline-rb)",
-				       c->devs.v[i].disk);
+				       "; is the module installed? (modinfo deadline-rb)", dk);
+		}
 		return 1;
 	}
-	c->nr_changes = c->devs.n;
-	for (i = 0; i < c->devs.n; i++) {
-		struct change *ch = &c->changes[i];
-
-		if (enable && strcmp(ch->old, SCHED))
-			record(ch->dev, ch->old);
-		else if (!enable)
-			forget(ch->dev);
-		fprintf(c->out_f, "%s: %s -> %s\n", ch->dev, ch->old, ch->new);
-	}
+	c->changed = true;
+	c->commit = enable ? commit_enable : commit_disable;
+	for (i = 0; i < c->devs.n; i++)
+		fprintf(c->out_f, "%s: %s -> %s\n", c->changes[i].dev, c->changes[i].old,
+			c->changes[i].new);
 	return 0;
 }
 
@@ -173,14 +214,18 @@ int cmd_disable(struct ctl *c, int argc, char **argv)
 		if (!c->devs.n)
 			warnx_("no device runs " SCHED "; nothing to disable");
 	}
+	for (i = 0; i < c->devs.n; i++) {
+		int ret = active_sched(c->devs.v[i].disk, sched, sizeof(sched));
+
+		if (ret && ret != -ENOENT) {
+			warnx_("%s: scheduler: %s", c->devs.v[i].disk, strerror(-ret));
+			return 1;
+		}
+	}
 	for (i = k = 0; i < c->devs.n; i++) {
 		struct dev *d = &c->devs.v[i];
 		int ret = active_sched(d->disk, sched, sizeof(sched));
 
-		if (ret && ret != -ENOENT) {
-			warnx_("%s: scheduler: %s", d->disk, strerror(-ret));
-			return 1;
-		}
 		if (ret || strcmp(sched, SCHED)) {
 			warnx_("%s: runs %s, not " SCHED "; left alone", d->disk,
 			       ret ? "no scheduler" : sched);

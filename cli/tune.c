@@ -126,12 +126,14 @@ int cmd_get(struct ctl *c, int argc, char **argv)
 
 	if (argc < 1)
 		return usage_error("get takes one or more parameter names");
-	if ((size_t)argc > nr_params)
-		return usage_error("get takes each parameter at most once");
 	for (k = 0; k < (size_t)argc; k++) {
-		ps[k] = find_param(argv[k]);
-		if (!ps[k])
+		size_t j;
+
+		if (k == nr_params || !(ps[k] = find_param(argv[k])))
 			return usage_error("unknown parameter '%s'", esc(argv[k]));
+		for (j = 0; j < k; j++)
+			if (ps[j] == ps[k])
+				return usage_error("get: '%s' given twice", ps[k]->name);
 	}
 	if (select_dlrb(&c->devs, c->explicit, false))
 		return 1;
@@ -180,6 +182,7 @@ static int tune(struct ctl *c, const struct param *const *ps, const uint32_t *va
 		warnx_("%s", strerror(ENOMEM));
 		return 1;
 	}
+	c->nr_changes = nr;
 	for (i = 0; i < nr; i++) {
 		struct change *ch = &c->changes[i];
 		const char *dev = c->devs.v[i / n].disk;
@@ -191,7 +194,7 @@ static int tune(struct ctl *c, const struct param *const *ps, const uint32_t *va
 	}
 	if (change_apply(c->changes, nr))
 		return 1;
-	c->nr_changes = nr;
+	c->changed = true;
 	for (i = 0; i < nr; i++)
 		fprintf(c->out_f, "%s.%s = %s\n", c->changes[i].dev, c->changes[i].what,
 			c->changes[i].new);

@@ -110,6 +110,15 @@ ok $? "get of an unknown parameter: exit 2"
 dl get $'\e[31mred'
 [ $st -eq 2 ] && grep -qF "unknown parameter '\\x1b[31mred'" "$tmp/err" && ! grep -q $'\e' "$tmp/err"
 ok $? "control bytes of an argument are escaped in messages"
+dl $'--\e[31mx' show
+[ $st -eq 2 ] && grep -qF "unrecognized option '--\x1b[31mx'" "$tmp/err" && ! grep -q $'\e' "$tmp/err"
+ok $? "an unknown option with control bytes: escaped too (getopt's own message is not used)"
+dl show -o
+[ $st -eq 2 ] && grep -q "option '-o' requires an argument" "$tmp/err"
+ok $? "an option without its argument: exit 2"
+dl get fifo_batch fifo_batch
+[ $st -eq 2 ] && grep -q "'fifo_batch' given twice" "$tmp/err"
+ok $? "get of a name twice: exit 2 (no duplicate JSON keys)"
 dl set fifo_batch
 [ $st -eq 2 ]
 ok $? "set without a value: exit 2"
@@ -324,6 +333,13 @@ st=$?
 [ $st -eq 1 ] && grep -q 'write error' "$tmp/err" && grep -q 'the change was undone' "$tmp/err" &&
 	[ "$(snap)" = "$before" ]
 ok $? "set >/dev/full: exit 1, and the change undone (a failed command changes nothing)"
+# a pipe whose reader is gone: EPIPE, not death by SIGPIPE after the change
+python3 -c 'import os, subprocess, sys
+r, w = os.pipe(); os.close(r)
+sys.exit(subprocess.call(sys.argv[1:], stdout=w))' "${DLCTL[@]}" --sysfs-root "$R" set fifo_batch 40 2>"$tmp/err"
+st=$?
+[ $st -eq 1 ] && grep -q 'the change was undone' "$tmp/err" && [ "$(snap)" = "$before" ]
+ok $? "set into a closed pipe: exit 1 (not killed by SIGPIPE), the change undone"
 
 # --- the lock: one dlctl changes things at a time ---
 mkdir -p "$DLCTL_TEST_RUN_DIR"
@@ -384,6 +400,24 @@ echo "mq-deadline kyber bfq [deadline-rb] none" >"$R/block/sda/queue/scheduler"
 dl -d sda disable
 [ $st -eq 0 ] && [ "$(sched sda)" = bfq ]
 ok $? "disable puts back what enable found (bfq), not the kernel's default"
+echo "mq-deadline kyber [bfq] deadline-rb none" >"$R/block/sda/queue/scheduler"
+dl -d sda enable
+echo "mq-deadline kyber bfq [deadline-rb] none" >"$R/block/sda/queue/scheduler"
+"${DLCTL[@]}" --sysfs-root "$R" -d sda disable >/dev/full 2>"$tmp/err"
+st=$?
+[ $st -eq 1 ] && [ "$(sched sda)" = deadline-rb ] &&
+	[ -s "$DLCTL_TEST_RUN_DIR/before-enable-sda" ]
+ok $? "disable >/dev/full: undone, and the record of bfq kept"
+echo "mq-deadline kyber bfq [deadline-rb] none" >"$R/block/sda/queue/scheduler"
+dl -d sda disable
+[ $st -eq 0 ] && [ "$(sched sda)" = bfq ] && [ ! -e "$DLCTL_TEST_RUN_DIR/before-enable-sda" ]
+ok $? "... so the next disable still puts back bfq, and forgets it then"
+echo "[mq-deadline] kyber bfq deadline-rb none" >"$R/block/sda/queue/scheduler"
+rm "$R/block/vda/queue/scheduler" && mkdir "$R/block/vda/queue/scheduler"
+dl -d sda -d vda disable
+[ $st -eq 1 ] && grep -q 'vda: scheduler: Is a directory' "$tmp/err"
+ok $? "disable -d sda -d vda with vda unreadable: exit 1 (once freed, not twice)"
+mkfake "$R"
 echo "[mq-deadline] kyber bfq deadline-rb none" >"$R/block/sda/queue/scheduler"
 dl -d sda disable
 [ $st -eq 0 ] && [ "$(active sda)" = mq-deadline ] && [ ! -s "$tmp/out" ] &&
@@ -395,12 +429,13 @@ dl -d nvme0n1 disable
 ok $? "enable then disable -d nvme0n1: back to none"
 rm -f "$DLCTL_TEST_RUN_DIR"/before-enable-*
 # the kernel's own choice, with nothing recorded
-mkloop() {	# mkloop NAME HWQS FLAGS: a queue running deadline-rb
+mkloop() {	# mkloop NAME HWQS FLAGS [MAPPED]: a queue running deadline-rb
 	mkdir -p "$R/block/$1/queue/iosched"
-	for q in $(seq 0 $(($2 - 1))); do mkdir -p "$R/block/$1/mq/$q"; done
+	# sysfs mq/ lists the hardware queues with CPUs mapped, debugfs all
+	for q in $(seq 0 $((${4:-$2} - 1))); do mkdir -p "$R/block/$1/mq/$q"; done
 	echo "mq-deadline kyber bfq [deadline-rb] none" >"$R/block/$1/queue/scheduler"
 	if [ -n "$3" ]; then
-		mkdir -p "$R/kernel/debug/block/$1/hctx0"
+		for q in $(seq 0 $(($2 - 1))); do mkdir -p "$R/kernel/debug/block/$1/hctx$q"; done
 		echo "alloc_policy=FIFO $3" >"$R/kernel/debug/block/$1/hctx0/flags"
 	fi
 }
@@ -409,10 +444,13 @@ mkloop loop1 1 "SHOULD_MERGE|7"				# 6.1's: the bit unnamed
 mkloop loop2 1 ""					# no debugfs
 mkloop sdb 4 "SHOULD_MERGE|TAG_HCTX_SHARED"		# host-wide shared tags
 mkloop nvme1n1 4 "SHOULD_MERGE"
-dl -d loop0 -d loop1 -d loop2 -d sdb -d nvme1n1 disable
+mkloop nvme2n1 4 "SHOULD_MERGE" 1			# one CPU: one hctx mapped
+mkloop vdb 1 "SHOULD_MERGE"
+dl -d loop0 -d loop1 -d loop2 -d sdb -d nvme1n1 -d nvme2n1 -d vdb disable
 [ $st -eq 0 ] && [ "$(sched loop0)$(sched loop1)$(sched loop2)" = nonenonenone ] &&
-	[ "$(sched sdb)" = mq-deadline ] && [ "$(sched nvme1n1)" = none ]
-ok $? "disable without a record: the kernel's choice (loop none, shared tags mq-deadline)"
+	[ "$(sched sdb)" = mq-deadline ] && [ "$(sched nvme1n1)$(sched nvme2n1)" = nonenone ] &&
+	[ "$(sched vdb)" = mq-deadline ]
+ok $? "disable without a record: the kernel's choice (loop none, shared tags or one queue mq-deadline, queues counted in debugfs)"
 mkfake "$R"
 dl disable
 [ $st -eq 0 ] && [ "$(sched vda)$(sched nullb0)" = mq-deadlinemq-deadline ] &&
@@ -659,6 +697,9 @@ ok $? "profile with two deadline-rb devices and no -d: exit 1, says to choose"
 dl -d vda -d nullb0 profile fifo_batch 8 --runtime-per-value 50ms
 [ $st -eq 2 ] && grep -q 'profile runs on one device; give -d once' "$tmp/err"
 ok $? "profile with two -d: says to give one, not to choose with -d"
+dl -d vda1 -d vda profile fifo_batch 8 --runtime-per-value 50ms
+[ $st -eq 2 ] && grep -q 'give -d once' "$tmp/err"
+ok $? "profile -d vda1 -d vda (one disk twice): refused too, not run on vda1"
 dl -d sda profile fifo_batch 8 --runtime-per-value 50ms
 [ $st -eq 1 ] && grep -q "sda: does not run deadline-rb" "$tmp/err"
 ok $? "profile on a device without deadline-rb: exit 1"
