@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dlctl: the one rollback.  Every command that writes (set, reset,
- * enable, disable) records each attribute's old and new value, then
+ * enable, disable, profile) records each attribute's old and new value, then
  * applies them in order.  A write the kernel refuses, or one that reads
  * back as something else, stops the run and puts back every attribute
  * already touched, that one included, in reverse order.
@@ -9,7 +9,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,19 +16,20 @@
 #include "dlctl.h"
 #include "sysfs.h"
 
-int change_prepare(struct change *ch, const char *dev, const char *what,
-		   const char *attr_fmt, ...)
+int change_prepare(struct change *ch, const char *dev, const char *what)
 {
-	va_list ap;
 	int n, ret;
 
 	memset(ch, 0, sizeof(*ch));
 	snprintf(ch->dev, sizeof(ch->dev), "%s", dev);
 	ch->what = what;
-	va_start(ap, attr_fmt);
-	n = vsnprintf(ch->attr, sizeof(ch->attr), attr_fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(ch->attr)) {
+	if (strcmp(what, "scheduler") == 0) {
+		n = snprintf(ch->attr, sizeof(ch->attr), "block/%s/queue/scheduler", dev);
+		ret = n < 0 || (size_t)n >= sizeof(ch->attr);
+	} else {
+		ret = iosched_attr(ch->attr, sizeof(ch->attr), dev, what);
+	}
+	if (ret) {
 		warnx_("%s: %s: path too long", dev, what);
 		return -1;
 	}
@@ -81,13 +81,14 @@ int change_keep_queue(struct change *ch, const char *dev)
 	DIR *dir;
 	int ret = 0;
 
-	if (sysfs_path(path, sizeof(path), "block/%s/queue/iosched", dev))
+	if (iosched_attr(attr, sizeof(attr), dev, NULL) ||
+	    sysfs_path(path, sizeof(path), "%s", attr))
 		return -1;
 	dir = opendir(path);
 	while (dir && !ret && (de = readdir(dir))) {
-		if (de->d_name[0] == '.')
+		/* a name too long to keep could not come back either */
+		if (de->d_name[0] == '.' || iosched_attr(attr, sizeof(attr), dev, de->d_name))
 			continue;
-		snprintf(attr, sizeof(attr), "block/%s/queue/iosched/%.100s", dev, de->d_name);
 		ret = keep_one(ch, attr);
 	}
 	if (dir)
@@ -102,17 +103,22 @@ int change_keep_queue(struct change *ch, const char *dev)
 
 /*
  * Ctrl-C between two devices would leave some changed: SIGINT, SIGTERM
- * and SIGHUP stay blocked from the first write to the end of the run
- * (the output and its undo included), and act only at exit.
+ * and SIGHUP, where they would end the process, stay blocked from the
+ * first write to the end of the run (the output and its undo included),
+ * and act only at exit.  A command that catches them itself (profile,
+ * which puts its value back when one comes) keeps them.
  */
 static void block_signals(void)
 {
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
 	sigset_t set;
+	size_t i;
 
 	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigaction(sigs[i], NULL, &sa) == 0 && sa.sa_handler == SIG_DFL)
+			sigaddset(&set, sigs[i]);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 }
 
@@ -141,18 +147,20 @@ int change_apply(struct change *ch, size_t n)
 	return ret ? -1 : 0;
 }
 
-void change_undo(struct change *ch, size_t n)
+int change_undo(struct change *ch, size_t n)
 {
 	size_t i;
-	int ret;
+	int ret, bad = 0;
 
 	while (n--) {
 		if (!ch[n].done || reads_as(&ch[n], ch[n].old) == 0)
 			continue;
 		ret = sysfs_write(ch[n].old, "%s", ch[n].attr);
-		if (ret)
+		if (ret) {
 			warnx_("%s: %s: cannot put back %s: %s", ch[n].dev, ch[n].what,
 			       esc(ch[n].old), strerror(-ret));
+			bad = -1;
+		}
 		ch[n].done = false;
 		/* the old scheduler's tunables, reset by the switches */
 		for (i = 0; !ret && i < ch[n].nr_keep; i++) {
@@ -160,11 +168,14 @@ void change_undo(struct change *ch, size_t n)
 			char now[sizeof(k->val)];
 
 			if (sysfs_read(now, sizeof(now), "%s", k->attr) == 0 &&
-			    strcmp(now, k->val) && sysfs_write(k->val, "%s", k->attr))
+			    strcmp(now, k->val) && sysfs_write(k->val, "%s", k->attr)) {
 				warnx_("%s: cannot put back %s (%s)", ch[n].dev, esc(k->val),
 				       k->attr);
+				bad = -1;
+			}
 		}
 	}
+	return bad;
 }
 
 void change_free(struct change *ch, size_t n)

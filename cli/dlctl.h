@@ -93,7 +93,8 @@ int run_path(char *buf, size_t size, const char *name);
 /*
  * change.c: writes to sysfs applied all or nothing.  Each is read back;
  * on a refusal or a mismatch, every change made so far, the failed one
- * included, is put back in reverse order.
+ * included, is put back in reverse order.  set, reset, enable, disable and
+ * profile all go through it.
  */
 struct kept {
 	char attr[256];
@@ -103,7 +104,7 @@ struct kept {
 struct change {
 	char attr[256];		/* under the sysfs root */
 	char dev[64];		/* for messages */
-	const char *what;	/* "fifo_batch", "scheduler" */
+	const char *what;	/* "scheduler", or a tunable: "fifo_batch" */
 	char old[256];
 	char new[256];
 	bool done;		/* written, or tried */
@@ -113,13 +114,20 @@ struct change {
 	size_t nr_keep;
 };
 
-int change_prepare(struct change *ch, const char *dev, const char *what,
-		   const char *attr_fmt, ...) __attribute__((format(printf, 4, 5)));
+/*
+ * Record @dev's current value of @what: queue/scheduler for "scheduler",
+ * else the tunable queue/iosched/@what.  Prints why and fails.
+ */
+int change_prepare(struct change *ch, const char *dev, const char *what);
 /* Keep @dev's queue/iosched/ * and nr_requests, for undoing a switch. */
 int change_keep_queue(struct change *ch, const char *dev);
-/* Signals that would stop a run halfway wait until the process exits. */
+/*
+ * Signals that would end the process stay blocked from here until it
+ * exits; one the caller catches (profile) is left to its handler.
+ */
 int change_apply(struct change *ch, size_t n);
-void change_undo(struct change *ch, size_t n);
+/* Put back what was written; -1 (and a message) if something could not be. */
+int change_undo(struct change *ch, size_t n);
 void change_free(struct change *ch, size_t n);
 /* The active word of a scheduler line ("[bfq]" in "none [bfq]"), or all. */
 void sched_word(const char *line, char *buf, size_t size);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dlctl profile: set a tunable to each value in turn, run the built-in
- * O_DIRECT workload (workload.c), and print one row per value.  The
- * original value is put back at the end, on error and on SIGINT, SIGTERM
- * and SIGHUP.  The lock is held throughout, so no other dlctl changes the
- * tunable under the measurement or after the restore.
+ * O_DIRECT workload (workload.c), and print one row per value.  Each
+ * value is written and read back through change.c, which also puts the
+ * original value back: at the end, on error, and on SIGINT, SIGTERM and
+ * SIGHUP (caught here, so they end the run rather than the process).  The
+ * lock is held throughout, so no other dlctl changes the tunable under
+ * the measurement or after the restore.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -164,6 +166,7 @@ struct profile {
 	const char *dev;		/* the queue: its tunables and counters */
 	const char *target;		/* where the I/O goes: dev or a partition */
 	const struct param *p;
+	struct change ch;		/* the tunable: its original, each value */
 	struct wl_opts wl;
 	int nr_values, cur;
 	uint32_t *values;
@@ -227,9 +230,9 @@ static void profile_cols(struct col *cols)
 	cols[C_VALUE].def = true;
 }
 
-static int print_rows(struct ctl *c, const struct profile *pr, const struct row *rows,
-		      int nr, const char *orig)
+static int print_rows(struct ctl *c, const struct profile *pr, const struct row *rows, int nr)
 {
+	const char *orig = pr->ch.old;
 	struct col cols[NR_COLS] = { 0 };
 	char title[512];
 	struct out *t;
@@ -377,19 +380,16 @@ static int parse_opts(struct ctl *c, struct profile *pr, uint64_t *size)
 static int run_values(struct profile *pr, struct row *rows, int *nr_rows, const char *node)
 {
 	uint64_t before[NR_CTRS], after[NR_CTRS];
-	char line[32];
 	int i, k, ret;
 
 	if (read_counters(pr->dev, before))
 		return -1;
 	for (i = 0; i < pr->nr_values && !interrupted; i++) {
-		snprintf(line, sizeof(line), "%" PRIu32, pr->values[i]);
+		snprintf(pr->ch.new, sizeof(pr->ch.new), "%" PRIu32, pr->values[i]);
 		pr->cur = i;
-		ret = sysfs_write(line, "block/%s/queue/iosched/%s", pr->dev, pr->p->name);
-		if (ret) {
-			warnx_("%s: %s: %s: %s", pr->dev, pr->p->name, line, strerror(-ret));
+		/* refused, or read back otherwise: the original is put back */
+		if (change_apply(&pr->ch, 1))
 			return -1;
-		}
 		ret = wl_run(&pr->wl, &rows[i].res, &interrupted);
 		if (pr->wl.tick)
 			fputs("\r\033[K", stderr);
@@ -416,7 +416,7 @@ int cmd_profile(struct ctl *c, int argc, char **argv)
 	struct profile pr = { .wl = { .kind = WL_RANDREAD, .iodepth = 16, .bs = 4096,
 				      .runtime = 5 } };
 	uint64_t size = 0, sectors;
-	char orig[64], line[64], node[4096];
+	char line[64], node[4096];
 	struct sigaction sa, old_sa[3];
 	struct row *rows = NULL;
 	int ret = 1, k, nr_rows = 0, fd = -1;
@@ -444,10 +444,8 @@ int cmd_profile(struct ctl *c, int argc, char **argv)
 	d = &c->devs.v[0];
 	pr.dev = d->disk;
 	pr.target = d->part ? d->part : d->disk;
-	if (sysfs_read(orig, sizeof(orig), "block/%s/queue/iosched/%s", pr.dev, pr.p->name)) {
-		warnx_("%s: %s: cannot read it", pr.dev, pr.p->name);
+	if (change_prepare(&pr.ch, pr.dev, pr.p->name))
 		goto out;
-	}
 	if (wl_kind_writes(pr.wl.kind) && check_unused(pr.dev))
 		goto out;
 	if ((d->part ? sysfs_read(line, sizeof(line), "block/%s/%s/size", pr.dev, d->part) :
@@ -492,21 +490,17 @@ int cmd_profile(struct ctl *c, int argc, char **argv)
 		sigaction(sigs[k], &sa, &old_sa[k]);
 	ret = run_values(&pr, rows, &nr_rows, node) ? 1 : 0;
 
-	/* Always put the original value back. */
-	k = sysfs_write(orig, "block/%s/queue/iosched/%s", pr.dev, pr.p->name);
-	if (k) {
-		warnx_("%s: %s: cannot restore %s: %s", pr.dev, pr.p->name, orig,
-		       strerror(-k));
+	/* Always put the original value back (still catching the signals). */
+	if (change_undo(&pr.ch, 1))
 		ret = 1;
-	}
 	for (k = 0; k < 3; k++)
 		sigaction(sigs[k], &old_sa[k], NULL);
 	if (interrupted) {
 		warnx_("%s: interrupted by %s; %s restored to %s", pr.dev,
-		       strsignal(interrupted), pr.p->name, orig);
+		       strsignal(interrupted), pr.p->name, pr.ch.old);
 		ret = 1;
 	}
-	if (!ret && print_rows(c, &pr, rows, nr_rows, orig))
+	if (!ret && print_rows(c, &pr, rows, nr_rows))
 		ret = 1;
 out:
 	if (fd >= 0)

@@ -153,7 +153,7 @@ static int switch_devs(struct ctl *c, bool enable)
 	for (i = 0; i < c->devs.n; i++) {
 		const char *dk = c->devs.v[i].disk;
 
-		if (change_prepare(&c->changes[i], dk, "scheduler", "block/%s/queue/scheduler", dk))
+		if (change_prepare(&c->changes[i], dk, "scheduler"))
 			return 1;
 		if (change_keep_queue(&c->changes[i], dk))
 			return 1;

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,14 @@ int sysfs_path(char *buf, size_t size, const char *fmt, ...)
 	ret = vpath(buf, size, fmt, ap);
 	va_end(ap);
 	return ret;
+}
+
+int iosched_attr(char *buf, size_t size, const char *dev, const char *name)
+{
+	int n = snprintf(buf, size, "block/%s/queue/iosched%s%s", dev, name ? "/" : "",
+			 name ? name : "");
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
 int sysfs_exists(const char *fmt, ...)
@@ -99,23 +108,51 @@ int sysfs_read(char *buf, size_t size, const char *fmt, ...)
 	return 0;
 }
 
+/* Is @path ROOT/@rel, @rel being a hook's first @len bytes? */
+static bool is_path(const char *path, const char *rel, size_t len)
+{
+	size_t rl = strlen(root);
+
+	return strncmp(path, root, rl) == 0 && path[rl] == '/' &&
+	       strlen(path + rl + 1) == len && strncmp(path + rl + 1, rel, len) == 0;
+}
+
 /*
  * DLCTL_TEST_FAIL_WRITE names a path (relative to the root) whose writes
  * fail with EIO: the only way for host tests to make a fake sysfs refuse a
  * write as the kernel would, since root ignores file modes.  Test builds
  * only.
  */
-static int injected_failure(const char *path)
+static bool injected_failure(const char *path)
 {
 	const char *fail = test_hook("DLCTL_TEST_FAIL_WRITE", NULL);
-	size_t rl = strlen(root);
 
-	return fail && strncmp(path, root, rl) == 0 && strcmp(path + rl + 1, fail) == 0;
+	return fail && is_path(path, fail, strlen(fail));
+}
+
+/*
+ * DLCTL_TEST_CLAMP=PATH:MAX: a number above MAX written to PATH is stored
+ * as MAX, as by a kernel that clamps a value instead of refusing it: the
+ * write succeeds, and the value reads back as something else.  Test
+ * builds only.
+ */
+static const char *clamped(const char *path, const char *value, char *buf, size_t size)
+{
+	const char *hook = test_hook("DLCTL_TEST_CLAMP", NULL), *colon;
+	uint64_t max, v;
+
+	colon = hook ? strrchr(hook, ':') : NULL;
+	if (!colon || !is_path(path, hook, colon - hook) ||
+	    parse_num(colon + 1, NUM_PLAIN, &max) || parse_num(value, NUM_PLAIN, &v) ||
+	    v <= max)
+		return value;
+	snprintf(buf, size, "%" PRIu64, max);
+	return buf;
 }
 
 int sysfs_write(const char *value, const char *fmt, ...)
 {
-	char path[4096], line[256];
+	char path[4096], line[256], max[32];
 	va_list ap;
 	ssize_t n;
 	int fd, ret, len;
@@ -125,6 +162,7 @@ int sysfs_write(const char *value, const char *fmt, ...)
 	va_end(ap);
 	if (ret)
 		return ret;
+	value = clamped(path, value, max, sizeof(max));
 	len = snprintf(line, sizeof(line), "%s\n", value);
 	if (len < 0 || (size_t)len >= sizeof(line))
 		return -EINVAL;

@@ -24,5 +24,11 @@ int sysfs_exists(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Build ROOT/<fmt...> into buf; returns 0 or -ENAMETOOLONG. */
 int sysfs_path(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * The one spelling of a scheduler tunable's path under the root,
+ * "block/DEV/queue/iosched/NAME", or of that directory when @name is NULL;
+ * for the functions above as "%s".  Returns 0 or -ENAMETOOLONG.
+ */
+int iosched_attr(char *buf, size_t size, const char *dev, const char *name);
 
 #endif

@@ -45,8 +45,11 @@ static void all_params(const struct param **ps)
 
 static int read_param(const char *dev, const struct param *p, char *buf, size_t size)
 {
-	int ret = sysfs_read(buf, size, "block/%s/queue/iosched/%s", dev, p->name);
+	char attr[256];
+	int ret = iosched_attr(attr, sizeof(attr), dev, p->name);
 
+	if (!ret)
+		ret = sysfs_read(buf, size, "%s", attr);
 	if (ret)
 		warnx_("%s: %s: %s", dev, p->name, strerror(-ret));
 	return ret;
@@ -188,7 +191,7 @@ static int tune(struct ctl *c, const struct param *const *ps, const uint32_t *va
 		const char *dev = c->devs.v[i / n].disk;
 		const struct param *p = ps[i % n];
 
-		if (change_prepare(ch, dev, p->name, "block/%s/queue/iosched/%s", dev, p->name))
+		if (change_prepare(ch, dev, p->name))
 			return 1;
 		snprintf(ch->new, sizeof(ch->new), "%" PRIu32, vals[i % n]);
 	}

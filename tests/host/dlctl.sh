@@ -340,6 +340,16 @@ sys.exit(subprocess.call(sys.argv[1:], stdout=w))' "${DLCTL[@]}" --sysfs-root "$
 st=$?
 [ $st -eq 1 ] && grep -q 'the change was undone' "$tmp/err" && [ "$(snap)" = "$before" ]
 ok $? "set into a closed pipe: exit 1 (not killed by SIGPIPE), the change undone"
+# a write the kernel takes, but that reads back as something else (a value
+# clamped): changes go nullb0.fifo_batch, nullb0.seek_cost, vda.fifo_batch
+# (clamped from 64 to 48; it was 12), vda.seek_cost; every one made is put
+# back, the one that read back wrong included
+before=$(snap)
+DLCTL_TEST_CLAMP=block/vda/queue/iosched/fifo_batch:48 dl set fifo_batch=64 seek_cost=9
+[ $st -eq 1 ] && [ ! -s "$tmp/out" ] &&
+	[ "$(cat "$tmp/err")" = "dlctl: vda: fifo_batch: wrote 64, but it did not take" ] &&
+	[ "$(snap)" = "$before" ] && [ "$(val vda fifo_batch)" = 12 ]
+ok $? "set whose value reads back otherwise on vda: exit 1, every change put back, vda's too"
 
 # --- the lock: one dlctl changes things at a time ---
 mkdir -p "$DLCTL_TEST_RUN_DIR"
@@ -482,14 +492,26 @@ dl stats -o NAME,DIR,QUEUED -n -d vda
 [ $st -eq 0 ] && [ "$(tr -s ' ' <"$tmp/out")" = "$(printf 'vda read 0\nvda write 1')" ]
 ok $? "stats -o NAME,DIR,QUEUED -n -d vda"
 S=$R/kernel/debug/block/vda/sched/stats
-for bad in 'merged"x 1 2' 'inserted 1' 'inserted -1 2' 'inserted 1 2 3' 'inserted 0x1 2' \
-	'queued 1 2\ninserted 3 4\nqueued 5 6' 'ok 1 2\n\nafter 3 4' 'Upper 1 2'; do
+printf 'expired 3 4\n' >>"$S"
+dl stats -P
+[ $st -eq 0 ] && [ "$(cat "$tmp/out")" = "$(printf '%s\n' \
+	'NAME="nullb0" DIR="read" INSERTED="10" MERGED_BACK="0" QUEUED="0" EXPIRED=""' \
+	'NAME="nullb0" DIR="write" INSERTED="20" MERGED_BACK="7" QUEUED="1" EXPIRED=""' \
+	'NAME="vda" DIR="read" INSERTED="10" MERGED_BACK="0" QUEUED="0" EXPIRED="3"' \
+	'NAME="vda" DIR="write" INSERTED="20" MERGED_BACK="7" QUEUED="1" EXPIRED="4"')" ]
+ok $? "stats -P: KEY=\"value\" pairs, a line per device and direction, a counter one lacks empty"
+# LINE|FILE: a malformed counters file, and the line its message must name
+for case in '1|merged"x 1 2' '2|queued 1 2\ninserted 1' '1|inserted -1 2' \
+	'3|queued 1 2\nexpired 3 4\ninserted 1 2 3' '1|inserted 0x1 2' \
+	'2|queued 1 2\ninserted 18446744073709551616 0' \
+	'3|queued 1 2\ninserted 3 4\nqueued 5 6' '2|ok 1 2\n\nafter 3 4' '1|Upper 1 2'; do
+	line=${case%%|*} bad=${case#*|}
 	printf "$bad\n" >"$S"
 	dl stats
-	[ $st -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q "dlctl: vda: $S:[0-9]*: " "$tmp/err" || break
+	[ $st -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(grep -c . "$tmp/err")" -eq 1 ] &&
+		grep -q "^dlctl: vda: $S:$line: " "$tmp/err"
+	ok $? "stats of '$bad': exit 1, the message names line $line"
 done
-[ $st -eq 1 ] && [ ! -s "$tmp/out" ]
-ok $? "stats: a malformed line, -1, a name twice or a bad name: exit 1 with the line (last: $bad)"
 : >"$S"
 dl stats
 [ $st -eq 1 ] && grep -q "no counters" "$tmp/err"
@@ -712,6 +734,11 @@ DLCTL_TEST_FAIL_WRITE=block/nullb0/queue/iosched/fifo_batch pr fifo_batch 8 --ru
 [ $st -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q '^dlctl: nullb0: fifo_batch: 8: Input/output error' "$tmp/err" &&
 	[ "$(snap)" = "$before" ]
 ok $? "the kernel refuses the value: exit 1, its errno shown, nothing changed"
+DLCTL_TEST_CLAMP=block/nullb0/queue/iosched/fifo_batch:40 pr fifo_batch 8 64 --runtime-per-value 50ms
+[ $st -eq 1 ] && [ ! -s "$tmp/out" ] &&
+	[ "$(cat "$tmp/err")" = "dlctl: nullb0: fifo_batch: wrote 64, but it did not take" ] &&
+	[ "$(snap)" = "$before" ]
+ok $? "profile: a value that reads back otherwise (clamped to 40): exit 1, the original put back"
 bad=0
 for args in "fifo_batch 8 --duration 1s --runtime-per-value 1s" "fifo_batch" "nosuch 8" \
 	"fifo_batch 8 --csv --bogus"; do
