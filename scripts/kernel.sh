@@ -49,8 +49,9 @@ fragments() {
 	debug) f="$top/kernel/release.config $top/kernel/debug.config" ;;
 	*) die "unknown flavour '$1' (release or debug)" ;;
 	esac
-	# options that only one series has or needs
+	# options that only one series has or needs, in either flavour or in one
 	[ -f "$top/kernel/$series.config" ] && f="$f $top/kernel/$series.config"
+	[ -f "$top/kernel/$series-$1.config" ] && f="$f $top/kernel/$series-$1.config"
 	echo "$f"
 }
 
