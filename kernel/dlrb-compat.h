@@ -17,10 +17,14 @@
  *   blk_mq_debugfs_rq_show, QUEUE_FLAG_SQ_SCHED) has the same signature on
  *   both; rq->elv.priv[] is the scheduler's alone on both (the core only
  *   clears elv.icq).
+ * - Zoned disks: up to 6.9 an elevator that declares ELEVATOR_F_ZBD_SEQ_WRITE
+ *   keeps one write per sequential zone in flight (blk_req_zone_write_lock
+ *   at dispatch, unlock at finish and requeue); 6.10 replaced that with zone
+ *   write plugging in the core, and removed the feature flag and the lock.
+ *   The helpers below compile to nothing there.
  * - Not used by the module, so nothing here for them: block/blk-mq-tag.h
  *   (folded into blk-mq.h by 6.12), RQF_ELVPRIV (gone; 6.12 marks requests
- *   with RQF_USE_SCHED), ELEVATOR_F_* and zone write locking (gone since
- *   6.10, where zone write plugging does that job).
+ *   with RQF_USE_SCHED).
  */
 #ifndef _DLRB_COMPAT_H
 #define _DLRB_COMPAT_H
@@ -42,6 +46,63 @@ static inline bool dlrb_insert_at_head(dlrb_insert_t flags)
 static inline bool dlrb_insert_at_head(dlrb_insert_t at_head)
 {
 	return at_head;
+}
+#endif
+
+#ifdef ELEVATOR_F_ZBD_SEQ_WRITE	/* up to 6.9: the elevator locks zones */
+static inline bool dlrb_zone_locking(struct request_queue *q)
+{
+	return blk_queue_is_zoned(q);
+}
+
+/*
+ * May @rq, queued in the sort, go now?  Not a write to a sequential zone
+ * that has a write in flight; nor one above another queued write to its
+ * zone, which would land past the write pointer: the batch may have come
+ * to @rq from a read in that zone, or by wrapping around.
+ */
+static inline bool dlrb_zone_may_go(struct request *rq)
+{
+	struct rb_node *node = rb_prev(&rq->rb_node);
+	struct request *prev;
+
+	if (!blk_req_needs_zone_write_lock(rq))
+		return true;
+	if (blk_req_zone_is_write_locked(rq))
+		return false;
+	if (!node)
+		return true;
+	prev = rb_entry(node, struct request, rb_node);
+	return disk_zone_no(rq->q->disk, blk_rq_pos(prev)) !=
+	       disk_zone_no(rq->q->disk, blk_rq_pos(rq));
+}
+
+static inline void dlrb_zone_lock(struct request *rq)
+{
+	blk_req_zone_write_lock(rq);
+}
+
+static inline void dlrb_zone_unlock(struct request *rq)
+{
+	blk_req_zone_write_unlock(rq);
+}
+#else					/* 6.10+: zone write plugging */
+static inline bool dlrb_zone_locking(struct request_queue *q)
+{
+	return false;
+}
+
+static inline bool dlrb_zone_may_go(struct request *rq)
+{
+	return true;
+}
+
+static inline void dlrb_zone_lock(struct request *rq)
+{
+}
+
+static inline void dlrb_zone_unlock(struct request *rq)
+{
 }
 #endif
 

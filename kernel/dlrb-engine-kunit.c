@@ -328,14 +328,264 @@ static void dlrb_test_dispatch_list_first(struct kunit *test)
 	struct request *head = mkrq(test, DLRB_WRITE, 4096, 8);
 	struct request *tail = mkrq(test, DLRB_READ, 8192, 8);
 
+	LIST_HEAD(list);
+
 	add(test, DLRB_READ, 0, 8, 0);
-	dlrb_add_dispatch(e, tail, false);
-	dlrb_add_dispatch(e, head, true);
+	list_add_tail(&tail->queuelist, &list);
+	dlrb_add_dispatch(e, &list, false);
+	KUNIT_EXPECT_TRUE(test, list_empty(&list));
+	list_add_tail(&head->queuelist, &list);
+	dlrb_add_dispatch(e, &list, true);
 	KUNIT_EXPECT_FALSE(test, dlrb_empty(e));
 	KUNIT_EXPECT_PTR_EQ(test, dlrb_dispatch(e, 0), head);
 	KUNIT_EXPECT_PTR_EQ(test, dlrb_dispatch(e, 0), tail);
 	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 0)), 0ULL);
 	KUNIT_EXPECT_TRUE(test, dlrb_empty(e));
+}
+
+static void dlrb_test_at_head_order(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	struct request *rq[4];
+	unsigned int i;
+	LIST_HEAD(list);
+
+	rq[3] = mkrq(test, DLRB_READ, 0, 8);
+	list_add_tail(&rq[3]->queuelist, &list);
+	dlrb_add_dispatch(e, &list, false);
+	/* three at the head in one call: they leave in the order given */
+	for (i = 0; i < 3; i++) {
+		rq[i] = mkrq(test, DLRB_WRITE, 100 - i, 8);
+		list_add_tail(&rq[i]->queuelist, &list);
+	}
+	dlrb_add_dispatch(e, &list, true);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_PTR_EQ_MSG(test, dlrb_dispatch(e, 0), rq[i], "dispatch %u", i);
+	KUNIT_EXPECT_TRUE(test, dlrb_empty(e));
+	/* counted apart from the sort's requests */
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_WRITE].unsorted, 3ULL);
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].unsorted, 1ULL);
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_WRITE].dispatched, 0ULL);
+}
+
+static void dlrb_test_equal_sectors_in_order(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	struct request *rq[5];
+	unsigned int i;
+
+	e->fifo_batch = DLRB_COST_MAX;
+	for (i = 0; i < ARRAY_SIZE(rq); i++)
+		rq[i] = add(test, DLRB_READ, 64, 8, 0);
+	/* one sector, five requests: first in, first out */
+	for (i = 0; i < ARRAY_SIZE(rq); i++)
+		KUNIT_EXPECT_PTR_EQ_MSG(test, dlrb_dispatch(e, 0), rq[i], "dispatch %u", i);
+}
+
+static void dlrb_test_zero_and_huge_cost(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	unsigned int i;
+
+	/* zero-sector requests (zone resets) at sector 0 still cost a unit */
+	for (i = 0; i < 40; i++)
+		add(test, DLRB_WRITE, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 32U);
+	drain(e, 0);
+
+	/* a 1 GiB discard right after the last request spends the budget */
+	add(test, DLRB_WRITE, 0, 1U << 21, 0);
+	add(test, DLRB_WRITE, 1U << 21, 8, 0);
+	e->last_end = 0;
+	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 1U);
+	KUNIT_EXPECT_LT(test, e->batch_budget, 0);
+}
+
+static void dlrb_test_lowered_expire_applies(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	struct request *old = add(test, DLRB_READ, 90000, 8, 0);
+
+	e->fifo_batch = 1;
+	add(test, DLRB_READ, 10, 8, 0);
+	/* 100 ms in, under the default 500 ms: the sort decides */
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 100 * MS)), 10ULL);
+	add(test, DLRB_READ, 20, 8, 100 * MS);
+	/* read_expire lowered to 50 ms: the queued request is now late */
+	e->expire_ms[DLRB_READ] = 50;
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_dispatch(e, 101 * MS), old);
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].expired, 1ULL);
+}
+
+static void dlrb_test_write_expiry(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	struct request *old = add(test, DLRB_WRITE, 90000, 8, 0);
+
+	e->fifo_batch = 1;
+	add(test, DLRB_WRITE, 10, 8, 1 * MS);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 4999 * MS)), 10ULL);
+	add(test, DLRB_WRITE, 20, 8, 4999 * MS);
+	/* past write_expire (5000 ms): the oldest write, not the next sector */
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_dispatch(e, 5000 * MS), old);
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_WRITE].expired, 1ULL);
+}
+
+static void dlrb_test_expired_head_above_last(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+
+	e->fifo_batch = DLRB_COST_MAX;
+	e->last_end = 5000;
+	add(test, DLRB_READ, 9000, 8, 0);
+	add(test, DLRB_READ, 100, 8, 1 * MS);
+	add(test, DLRB_READ, 6000, 8, 1 * MS);
+	/* the expired head at 9000 opens the batch; it goes on upwards only */
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 600 * MS)), 9000ULL);
+	KUNIT_EXPECT_LT(test, e->batch_dir, 0);
+	/* the next batch: the oldest left (100 and 6000 tie; 100 came first) */
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 600 * MS)), 100ULL);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 600 * MS)), 6000ULL);
+}
+
+static void dlrb_test_batch_next_merged_away(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	struct request *b, *c;
+
+	e->fifo_batch = DLRB_COST_MAX;
+	add(test, DLRB_READ, 0, 8, 0);
+	b = add(test, DLRB_READ, 100, 8, 0);
+	c = add(test, DLRB_READ, 108, 8, 0);
+	add(test, DLRB_READ, 300, 8, 0);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 0)), 0ULL);
+	KUNIT_EXPECT_PTR_EQ(test, e->batch_next, b);
+
+	/* the batch's next request is merged into its successor: c goes next */
+	c->__sector = 100;
+	c->__data_len += 8 << SECTOR_SHIFT;
+	dlrb_requests_merged(e, c, b);
+	dlrb_merged_front(e, c);
+	KUNIT_EXPECT_PTR_EQ(test, e->batch_next, c);
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_dispatch(e, 0), c);
+
+	/* a bio front-merged below the last end: the batch does not go back */
+	add(test, DLRB_READ, 400, 8, 0);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 0)), 300ULL);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 0)), 400ULL);
+	KUNIT_EXPECT_TRUE(test, dlrb_empty(e));
+}
+
+static void dlrb_test_merged_before_queued(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	struct request *rq = add(test, DLRB_WRITE, 0, 8, 0);
+	struct request *next = mkrq(test, DLRB_WRITE, 8, 8);
+
+	/* next, never queued, merged into rq as it was inserted */
+	rq->__data_len += 8 << SECTOR_SHIFT;
+	dlrb_requests_merged(e, rq, next);
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_WRITE].merged_rq, 1ULL);
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_WRITE].queued, 1U);
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_WRITE].inserted, 1ULL);
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, 16), rq);
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_dispatch(e, 0), rq);
+	KUNIT_EXPECT_TRUE(test, dlrb_empty(e));
+}
+
+static void dlrb_test_tunables_mid_batch(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	unsigned int i;
+
+	for (i = 0; i < 20; i++)
+		add(test, DLRB_READ, i * 8, 8, 0);
+	KUNIT_ASSERT_NOT_NULL(test, dlrb_dispatch(e, 0));
+	KUNIT_EXPECT_EQ(test, e->batch_budget, 31);
+	/* a lower fifo_batch takes effect at the next batch, not this one */
+	e->fifo_batch = 2;
+	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 19U);
+	for (i = 0; i < 5; i++)
+		add(test, DLRB_READ, 160 + i * 8, 8, 0);
+	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 2U);
+	drain(e, 0);
+
+	/* seek_cost raised mid-batch: charged from the next request on */
+	for (i = 0; i < 5; i++)
+		add(test, DLRB_READ, 10000 + i * 1000, 8, 0);
+	e->fifo_batch = 40;
+	KUNIT_ASSERT_NOT_NULL(test, dlrb_dispatch(e, 0));	/* 16 of 40 */
+	e->seek_cost = 30;
+	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 1U);	/* 30 > 24 left */
+}
+
+/*
+ * Zone write locking as the glue does it, with zones of 1000 sectors:
+ * writes to the locked zone [lo, hi) wait, and so does a write above
+ * another queued write to its zone.
+ */
+static sector_t dlrb_test_locked_lo, dlrb_test_locked_hi;
+
+static bool dlrb_test_may_go(struct request *rq)
+{
+	struct rb_node *prev = rb_prev(&rq->rb_node);
+
+	if (dlrb_dir(rq) == DLRB_READ)
+		return true;
+	if (blk_rq_pos(rq) >= dlrb_test_locked_lo && blk_rq_pos(rq) < dlrb_test_locked_hi)
+		return false;
+	return !prev || blk_rq_pos(rb_entry(prev, struct request, rb_node)) / 1000 !=
+		blk_rq_pos(rq) / 1000;
+}
+
+static void dlrb_test_locked_zone_skipped(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	struct request *r;
+
+	e->may_go = dlrb_test_may_go;
+	e->fifo_batch = DLRB_COST_MAX;
+	dlrb_test_locked_lo = 1000;
+	dlrb_test_locked_hi = 2000;
+	add(test, DLRB_WRITE, 1500, 8, 0);	/* oldest, in the locked zone */
+	add(test, DLRB_WRITE, 1000, 8, 0);
+	add(test, DLRB_WRITE, 2000, 8, 0);
+	add(test, DLRB_WRITE, 500, 8, 0);
+
+	/* sorted: from 0 up, past the locked zone's writes */
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 0)), 500ULL);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 0)), 2000ULL);
+	/* only locked writes left: nothing may go, though work is queued */
+	KUNIT_EXPECT_NULL(test, dlrb_dispatch(e, 0));
+	KUNIT_EXPECT_FALSE(test, dlrb_empty(e));
+
+	/* reads still go while the writes wait */
+	r = add(test, DLRB_READ, 1200, 8, 0);
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_dispatch(e, 0), r);
+	KUNIT_EXPECT_NULL(test, dlrb_dispatch(e, 0));
+
+	/* the zone unlocks: the lowest of its writes first, though above 1208 */
+	dlrb_test_locked_hi = 0;
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 0)), 1000ULL);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 0)), 1500ULL);
+	KUNIT_EXPECT_TRUE(test, dlrb_empty(e));
+}
+
+static void dlrb_test_locked_zone_fifo(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+
+	e->may_go = dlrb_test_may_go;
+	e->fifo_batch = 1;
+	dlrb_test_locked_lo = 1000;
+	dlrb_test_locked_hi = 2000;
+	add(test, DLRB_WRITE, 1500, 8, 0);	/* expired, but its zone is locked */
+	add(test, DLRB_WRITE, 7000, 8, 1 * MS);
+	add(test, DLRB_WRITE, 3000, 8, 2 * MS);
+	/* the oldest write that may go, not the locked FIFO head */
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 6000 * MS)), 7000ULL);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(dlrb_dispatch(e, 6000 * MS)), 3000ULL);
+	KUNIT_EXPECT_NULL(test, dlrb_dispatch(e, 6000 * MS));
 }
 
 static void dlrb_test_hash_resize_live(struct kunit *test)
@@ -349,6 +599,8 @@ static void dlrb_test_hash_resize_live(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, rqs);
 	for (i = 0; i < nr; i++)
 		rqs[i] = add(test, i % 2 ? DLRB_WRITE : DLRB_READ, i * 64, 8, 0);
+	/* queued but not mergeable: never hashed, and not by a resize either */
+	dlrb_add(e, mkrq(test, DLRB_READ, 1 << 20, 8), false, 0);
 
 	for (s = 0; s < ARRAY_SIZE(shifts); s++) {
 		struct hlist_head *table = dlrb_hash_alloc(shifts[s]);
@@ -362,7 +614,8 @@ static void dlrb_test_hash_resize_live(struct kunit *test)
 			found += dlrb_find_back(e, i * 64 + 8) == rqs[i];
 		KUNIT_EXPECT_EQ_MSG(test, found, nr, "after resize to shift %u", shifts[s]);
 	}
-	KUNIT_EXPECT_EQ(test, drain(e, 0), nr);
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, (1 << 20) + 8));
+	KUNIT_EXPECT_EQ(test, drain(e, 0), nr + 1);
 	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, 8));
 }
 
@@ -385,6 +638,39 @@ static void dlrb_test_counters(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].queued, 0U);
 }
 
+/*
+ * The engine's invariants: each tree in sector order, queued equal to the
+ * tree sizes, each FIFO ordered by deadline, the open batch's next request
+ * at or after the last dispatched sector.
+ */
+static void dlrb_check_invariants(struct kunit *test, struct dlrb_engine *e)
+{
+	enum dlrb_dir dir;
+
+	for (dir = DLRB_READ; dir < DLRB_NR_DIRS; dir++) {
+		struct rb_node *node;
+		struct request *rq, *prev = NULL;
+		u32 n = 0;
+
+		for (node = rb_first(&e->sort[dir]); node; node = rb_next(node)) {
+			rq = rb_entry(node, struct request, rb_node);
+			if (prev)
+				KUNIT_ASSERT_LE(test, blk_rq_pos(prev), blk_rq_pos(rq));
+			prev = rq;
+			n++;
+		}
+		KUNIT_ASSERT_EQ(test, n, e->stats[dir].queued);
+		prev = NULL;
+		list_for_each_entry(rq, &e->fifo[dir], queuelist) {
+			if (prev)
+				KUNIT_ASSERT_LE(test, prev->fifo_time, rq->fifo_time);
+			prev = rq;
+		}
+	}
+	if (e->batch_dir >= 0 && e->batch_next)
+		KUNIT_ASSERT_GE(test, blk_rq_pos(e->batch_next), e->last_end);
+}
+
 /* Random inserts, merges and dispatches: never idle while work is queued. */
 static void dlrb_test_never_idle_with_work(struct kunit *test)
 {
@@ -405,6 +691,7 @@ static void dlrb_test_never_idle_with_work(struct kunit *test)
 			KUNIT_ASSERT_NOT_NULL(test, dlrb_dispatch(e, now));
 			out++;
 		}
+		dlrb_check_invariants(test, e);
 	}
 	out += drain(e, 3000 * MS);
 	KUNIT_EXPECT_EQ(test, out, queued);
@@ -426,6 +713,17 @@ static struct kunit_case dlrb_engine_cases[] = {
 	KUNIT_CASE(dlrb_test_wrap_around),
 	KUNIT_CASE(dlrb_test_batch_takes_new_arrival),
 	KUNIT_CASE(dlrb_test_dispatch_list_first),
+	KUNIT_CASE(dlrb_test_at_head_order),
+	KUNIT_CASE(dlrb_test_equal_sectors_in_order),
+	KUNIT_CASE(dlrb_test_zero_and_huge_cost),
+	KUNIT_CASE(dlrb_test_lowered_expire_applies),
+	KUNIT_CASE(dlrb_test_write_expiry),
+	KUNIT_CASE(dlrb_test_expired_head_above_last),
+	KUNIT_CASE(dlrb_test_batch_next_merged_away),
+	KUNIT_CASE(dlrb_test_merged_before_queued),
+	KUNIT_CASE(dlrb_test_tunables_mid_batch),
+	KUNIT_CASE(dlrb_test_locked_zone_skipped),
+	KUNIT_CASE(dlrb_test_locked_zone_fifo),
 	KUNIT_CASE(dlrb_test_hash_resize_live),
 	KUNIT_CASE(dlrb_test_counters),
 	KUNIT_CASE(dlrb_test_never_idle_with_work),

@@ -147,23 +147,27 @@ EXPORT_SYMBOL_IF_KUNIT(dlrb_hash_free);
 
 /*
  * Move every live entry into @table of 1 << @shift buckets and return the
- * old table for the caller to free outside its lock.
+ * old table for the caller to free outside its lock.  Every hashed request
+ * is on a FIFO, so walking the FIFOs costs the queued requests, not the
+ * buckets (a million of them at hash_shift 20, under the caller's lock).
+ * Each entry leaves the old chain before it joins the new one, so the old
+ * chains stay whole for the entries still on them.
  */
 struct hlist_head *dlrb_hash_swap(struct dlrb_engine *e, struct hlist_head *table,
 				  u32 shift)
 {
 	struct hlist_head *old = e->hash;
-	const u32 old_shift = e->hash_shift;
-	struct hlist_node *tmp;
-	struct dlrb_rq *d;
-	unsigned long i;
+	struct request *rq;
+	enum dlrb_dir dir;
 
 	e->hash = table;
 	e->hash_shift = shift;
-	for (i = 0; i < (1UL << old_shift); i++) {
-		hlist_for_each_entry_safe(d, tmp, &old[i], hash) {
-			struct request *rq = container_of((void *)d, struct request, elv);
+	for (dir = DLRB_READ; dir < DLRB_NR_DIRS; dir++) {
+		list_for_each_entry(rq, &e->fifo[dir], queuelist) {
+			struct dlrb_rq *d = dlrb_rq(rq);
 
+			if (hlist_unhashed(&d->hash))
+				continue;
 			hlist_del(&d->hash);
 			dlrb_hash_add(e, rq);
 		}
@@ -179,10 +183,11 @@ void dlrb_prepare(struct request *rq)
 {
 	INIT_HLIST_NODE(&dlrb_rq(rq)->hash);
 	dlrb_rq(rq)->flags = 0;
+	RB_CLEAR_NODE(&rq->rb_node);
 }
 EXPORT_SYMBOL_IF_KUNIT(dlrb_prepare);
 
-/* Add @rq to the sort, its FIFO with a deadline, and (if @mergeable) the hash. */
+/* Add @rq to the sort, its FIFO stamped @now, and (if @mergeable) the hash. */
 void dlrb_add(struct dlrb_engine *e, struct request *rq, bool mergeable, u64 now)
 {
 	const enum dlrb_dir dir = dlrb_dir(rq);
@@ -198,20 +203,29 @@ void dlrb_add(struct dlrb_engine *e, struct request *rq, bool mergeable, u64 now
 	INIT_HLIST_NODE(&d->hash);
 	if (mergeable)
 		dlrb_hash_add(e, rq);
-	rq->fifo_time = now + (u64)e->expire_ms[dir] * NSEC_PER_MSEC;
+	rq->fifo_time = now;
 	list_add_tail(&rq->queuelist, &e->fifo[dir]);
 }
 EXPORT_SYMBOL_IF_KUNIT(dlrb_add);
 
-/* Requests outside the sort (passthrough, at-head, requeued): served first. */
-void dlrb_add_dispatch(struct dlrb_engine *e, struct request *rq, bool at_head)
+/*
+ * Requests outside the sort (passthrough, at-head, requeued): served first,
+ * in the order of @list, ahead of the dispatch list or behind it.  @list is
+ * left empty.
+ */
+void dlrb_add_dispatch(struct dlrb_engine *e, struct list_head *list, bool at_head)
 {
-	INIT_HLIST_NODE(&dlrb_rq(rq)->hash);
-	RB_CLEAR_NODE(&rq->rb_node);
+	struct request *rq;
+
+	list_for_each_entry(rq, list, queuelist) {
+		INIT_HLIST_NODE(&dlrb_rq(rq)->hash);
+		RB_CLEAR_NODE(&rq->rb_node);
+		e->stats[dlrb_dir(rq)].unsorted++;
+	}
 	if (at_head)
-		list_add(&rq->queuelist, &e->dispatch);
+		list_splice_init(list, &e->dispatch);
 	else
-		list_add_tail(&rq->queuelist, &e->dispatch);
+		list_splice_tail_init(list, &e->dispatch);
 }
 EXPORT_SYMBOL_IF_KUNIT(dlrb_add_dispatch);
 
@@ -253,7 +267,8 @@ EXPORT_SYMBOL_IF_KUNIT(dlrb_merged_back);
 
 /*
  * @next was merged into @rq and is going away.  @rq keeps the earlier of the
- * two deadlines and @next's place in the FIFO if that was earlier.
+ * two deadlines and @next's place in the FIFO if that was earlier.  @next
+ * may be a request that was never queued (merged as it was inserted).
  */
 void dlrb_requests_merged(struct dlrb_engine *e, struct request *rq,
 			  struct request *next)
@@ -275,6 +290,21 @@ EXPORT_SYMBOL_IF_KUNIT(dlrb_requests_merged);
 /*
  * dispatch
  */
+
+/* May @rq be dispatched now?  Always, but where a zone is write-locked. */
+static bool dlrb_may_go(const struct dlrb_engine *e, struct request *rq)
+{
+	return !e->may_go || e->may_go(rq);
+}
+
+/* The first request from @rq on, in sector order, that may go now. */
+static struct request *dlrb_first_may_go(struct dlrb_engine *e,
+					 struct request *rq)
+{
+	while (rq && !dlrb_may_go(e, rq))
+		rq = dlrb_next(rq);
+	return rq;
+}
 
 /*
  * Pick the direction of a new batch: reads while any are queued, unless
@@ -301,36 +331,69 @@ static int dlrb_pick_dir(struct dlrb_engine *e)
 }
 
 /*
- * Open a batch: at the FIFO head if its deadline has passed, else at the
- * first request at or after the last dispatched sector, wrapping around.
+ * Where a batch in @dir starts: at the FIFO head if its deadline has
+ * passed, else at the first request at or after the last dispatched
+ * sector, wrapping around.  Where a zone is write-locked, the oldest or
+ * the next in sector order that may go; NULL if none may.
  */
-static bool dlrb_open_batch(struct dlrb_engine *e, u64 now)
+static struct request *dlrb_batch_start(struct dlrb_engine *e, enum dlrb_dir dir,
+					u64 now)
 {
-	const int dir = dlrb_pick_dir(e);
-	struct request *first;
+	struct request *rq;
 
-	if (dir < 0)
-		return false;
-	first = list_first_entry(&e->fifo[dir], struct request, queuelist);
-	if (now < first->fifo_time)
-		first = dlrb_sort_ceil(e, dir, e->last_end);
-
-	e->batch_dir = dir;
-	e->batch_budget = e->fifo_batch;
-	e->batch_next = first;
-	e->stats[dir].batches++;
-	return true;
+	rq = list_first_entry(&e->fifo[dir], struct request, queuelist);
+	if (now >= dlrb_deadline(e, rq)) {
+		if (!e->may_go)
+			return rq;
+		list_for_each_entry(rq, &e->fifo[dir], queuelist)
+			if (e->may_go(rq))
+				return rq;
+		return NULL;
+	}
+	rq = dlrb_first_may_go(e, dlrb_sort_ceil(e, dir, e->last_end));
+	if (!rq && e->may_go)
+		rq = dlrb_first_may_go(e, dlrb_rq_of(rb_first(&e->sort[dir])));
+	return rq;
 }
 
 /*
- * The next request for the driver, or NULL when there is none.  A request
- * that starts where the previous one ended costs one unit per 256 sectors;
- * any other costs seek_cost.  The batch closes when its fifo_batch units are
- * spent or its direction has nothing further up.
+ * Open a batch and return its first request, or NULL when nothing may go:
+ * nothing is queued, or every queued request is a write to a locked zone.
+ * When every request of the direction picked waits on a locked zone, the
+ * other direction gets the batch rather than the disk idling.
+ */
+static struct request *dlrb_open_batch(struct dlrb_engine *e, u64 now)
+{
+	int dir = dlrb_pick_dir(e);
+	struct request *first;
+
+	if (dir < 0)
+		return NULL;
+	first = dlrb_batch_start(e, dir, now);
+	if (!first && !RB_EMPTY_ROOT(&e->sort[!dir])) {
+		dir = !dir;
+		first = dlrb_batch_start(e, dir, now);
+	}
+	if (!first)
+		return NULL;
+
+	e->batch_dir = dir;
+	e->batch_budget = e->fifo_batch;
+	e->stats[dir].batches++;
+	return first;
+}
+
+/*
+ * The next request for the driver, or NULL when there is none (or, on a
+ * zoned disk, when every queued request is a write to a locked zone).  A
+ * request that starts where the previous one ended costs one unit per 256
+ * sectors, and at least one (a zone reset or an empty flush has none); any
+ * other costs seek_cost.  The batch closes when its fifo_batch units are
+ * spent or its direction has nothing further up that may go.
  */
 struct request *dlrb_dispatch(struct dlrb_engine *e, u64 now)
 {
-	struct request *rq;
+	struct request *rq = NULL;
 	enum dlrb_dir dir;
 	int cost;
 
@@ -340,23 +403,26 @@ struct request *dlrb_dispatch(struct dlrb_engine *e, u64 now)
 		return rq;
 	}
 
-	if (e->batch_dir < 0 || !e->batch_next) {
+	if (e->batch_dir >= 0)
+		rq = dlrb_first_may_go(e, e->batch_next);
+	if (!rq) {
 		e->batch_dir = -1;
-		if (!dlrb_open_batch(e, now))
+		rq = dlrb_open_batch(e, now);
+		if (!rq)
 			return NULL;
 	}
 
-	rq = e->batch_next;
 	dir = dlrb_dir(rq);
 	if (blk_rq_pos(rq) == e->last_end)
-		cost = DIV_ROUND_UP(blk_rq_sectors(rq), DLRB_SECTORS_PER_UNIT);
+		cost = max(1U, DIV_ROUND_UP(blk_rq_sectors(rq), DLRB_SECTORS_PER_UNIT));
 	else
 		cost = e->seek_cost;
 
 	e->stats[dir].dispatched++;
-	if (now >= rq->fifo_time)
+	if (now >= dlrb_deadline(e, rq))
 		e->stats[dir].expired++;
 
+	e->batch_next = rq;
 	dlrb_remove(e, rq);	/* moves batch_next on to rq's successor */
 	e->last_end = dlrb_end(rq);
 	e->batch_budget -= cost;

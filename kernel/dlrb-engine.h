@@ -9,6 +9,11 @@
  * requests on the dispatch list are on nothing else.  The caller serialises
  * all calls on one engine (the glue holds its spinlock).  Time is a number
  * passed in by the caller, in nanoseconds.
+ *
+ * rq->fifo_time holds the time a request was added, not its deadline: the
+ * deadline is that plus the direction's expire as it is now, so a lowered
+ * read_expire applies to requests already queued, and since one direction
+ * shares one expire, each FIFO stays ordered by deadline.
  */
 #ifndef _DLRB_ENGINE_H
 #define _DLRB_ENGINE_H
@@ -52,6 +57,7 @@ struct dlrb_stats {
 	u64 expired;		/* ... of which past their deadline */
 	u64 batches;		/* batches started */
 	u64 starved;		/* write batches forced by writes_starved */
+	u64 unsorted;		/* requests put on the dispatch list */
 	u32 queued;		/* requests in the sort now */
 };
 
@@ -102,6 +108,8 @@ struct dlrb_engine {
 	u32 seek_cost;
 	u32 hash_shift;
 	u32 front_merges;		/* 0 or 1 */
+	/* NULL, or whether a request may go now (zone write locking) */
+	bool (*may_go)(struct request *rq);
 };
 
 static inline enum dlrb_dir dlrb_dir(struct request *rq)
@@ -114,13 +122,19 @@ static inline sector_t dlrb_end(struct request *rq)
 	return blk_rq_pos(rq) + blk_rq_sectors(rq);
 }
 
+/* When @rq should start: added at fifo_time, expire_ms[] as it is now. */
+static inline u64 dlrb_deadline(const struct dlrb_engine *e, struct request *rq)
+{
+	return rq->fifo_time + (u64)e->expire_ms[dlrb_dir(rq)] * NSEC_PER_MSEC;
+}
+
 int dlrb_init(struct dlrb_engine *e);
 void dlrb_exit(struct dlrb_engine *e);
 bool dlrb_empty(const struct dlrb_engine *e);
 
 void dlrb_prepare(struct request *rq);
 void dlrb_add(struct dlrb_engine *e, struct request *rq, bool mergeable, u64 now);
-void dlrb_add_dispatch(struct dlrb_engine *e, struct request *rq, bool at_head);
+void dlrb_add_dispatch(struct dlrb_engine *e, struct list_head *list, bool at_head);
 void dlrb_remove(struct dlrb_engine *e, struct request *rq);
 struct request *dlrb_dispatch(struct dlrb_engine *e, u64 now);
 

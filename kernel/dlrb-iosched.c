@@ -32,6 +32,7 @@ struct dlrb_data {
 	 */
 	struct dlrb_engine e;
 	spinlock_t lock;			/* protects e */
+	spinlock_t zone_lock;			/* zone unlocks vs dispatch */
 
 	atomic64_t completed[DLRB_NR_DIRS];	/* counted requests freed */
 	atomic64_t requeued[DLRB_NR_DIRS];	/* handed back by the driver */
@@ -69,6 +70,9 @@ static int dlrb_init_sched(struct request_queue *q, struct elevator_type *et)
 	if (ret)
 		goto err_dd;
 	spin_lock_init(&dd->lock);
+	spin_lock_init(&dd->zone_lock);
+	if (dlrb_zone_locking(q))
+		dd->e.may_go = dlrb_zone_may_go;
 	eq->elevator_data = dd;
 
 	/* One sort for the whole queue: dispatch queue-wide, not per hctx. */
@@ -105,7 +109,32 @@ static void dlrb_exit_sched(struct elevator_queue *eq)
  * merges
  */
 
-/* Look up a request that @bio can be merged into: back merges through our
+/*
+ * Back merges: our hash is the index, for bios and for inserted requests
+ * alike.  The core keeps a hash of its own (rq->hash, 64 buckets), which we
+ * never add to: it puts a request there itself after each merge
+ * (elv_rqhash_reposition()), and tries it before asking us.  That does no
+ * harm as long as a request leaves the core's hash when it leaves us
+ * (dlrb_forget()), so we let it be rather than fight the core.
+ */
+
+/* A mergeable request ending at @end.  Unmergeable ones leave lazily. */
+static struct request *dlrb_back_candidate(struct dlrb_data *dd, sector_t end)
+{
+	struct request *rq;
+
+	lockdep_assert_held(&dd->lock);
+
+	while ((rq = dlrb_find_back(&dd->e, end))) {
+		if (rq_mergeable(rq))
+			return rq;
+		dlrb_hash_del(rq);
+	}
+	return NULL;
+}
+
+/*
+ * Look up a request that @bio can be merged into: back merges through our
  * hash, front merges through the sort.  The elevator core has already tried
  * q->last_merge and its own hash.
  */
@@ -117,14 +146,8 @@ static int dlrb_request_merge(struct request_queue *q, struct request **rqp,
 
 	lockdep_assert_held(&dd->lock);
 
-	while ((rq = dlrb_find_back(&dd->e, bio->bi_iter.bi_sector))) {
-		/* A request that became unmergeable leaves the hash lazily. */
-		if (!rq_mergeable(rq)) {
-			dlrb_hash_del(rq);
-			continue;
-		}
-		if (!elv_bio_merge_ok(rq, bio))
-			break;
+	rq = dlrb_back_candidate(dd, bio->bi_iter.bi_sector);
+	if (rq && elv_bio_merge_ok(rq, bio)) {
 		*rqp = rq;
 		if (blk_discard_mergable(rq))
 			return ELEVATOR_DISCARD_MERGE;
@@ -198,19 +221,49 @@ static void dlrb_merged_requests(struct request_queue *q, struct request *rq,
 /*
  * insert / dispatch
  */
+
+/*
+ * Merge @rq at the back of a queued request if one ends where it starts.
+ * The core's insert merge tries q->last_merge before its own hash, so that
+ * is where our hash's answer goes.  Only back merges: the core has no way
+ * to merge a queued request behind a new one.
+ */
+static bool dlrb_insert_merge(struct request_queue *q, struct dlrb_data *dd,
+			      struct request *rq, struct list_head *free)
+{
+	struct request *prev;
+
+	if (rq_mergeable(rq) && !blk_queue_noxmerges(q)) {
+		prev = dlrb_back_candidate(dd, blk_rq_pos(rq));
+		if (prev)
+			q->last_merge = prev;
+	}
+	return blk_mq_sched_try_insert_merge(q, rq, free);
+}
+
+/*
+ * Insert @rq: into the sort, or onto @bypass when it is not sorted
+ * (passthrough, at-head), or into a queued request it merges with.
+ */
 static void dlrb_insert_request(struct request_queue *q, struct dlrb_data *dd,
 				struct request *rq, bool at_head,
-				struct list_head *free)
+				struct list_head *bypass, struct list_head *free)
 {
 	lockdep_assert_held(&dd->lock);
 
-	/* Outside the sort: served first, in the order given. */
+	/*
+	 * A requeued write may still hold its zone's write lock (zoned
+	 * disks, up to 6.9): release it; dispatch takes it again.
+	 */
+	dlrb_zone_unlock(rq);
+
 	if (at_head || blk_rq_is_passthrough(rq)) {
-		dlrb_add_dispatch(&dd->e, rq, at_head);
+		trace_block_rq_insert(rq);
+		list_add_tail(&rq->queuelist, bypass);
 		return;
 	}
 
-	if (blk_mq_sched_try_insert_merge(q, rq, free))
+	if (dlrb_insert_merge(q, dd, rq, free))
 		return;
 
 	trace_block_rq_insert(rq);
@@ -225,6 +278,7 @@ static void dlrb_insert_requests(struct blk_mq_hw_ctx *hctx,
 	struct request_queue *q = hctx->queue;
 	struct dlrb_data *dd = q->elevator->elevator_data;
 	bool at_head = dlrb_insert_at_head(flags);
+	LIST_HEAD(bypass);
 	LIST_HEAD(free);
 
 	spin_lock(&dd->lock);
@@ -233,8 +287,10 @@ static void dlrb_insert_requests(struct blk_mq_hw_ctx *hctx,
 
 		rq = list_first_entry(list, struct request, queuelist);
 		list_del_init(&rq->queuelist);
-		dlrb_insert_request(q, dd, rq, at_head, &free);
+		dlrb_insert_request(q, dd, rq, at_head, &bypass, &free);
 	}
+	/* Unsorted requests leave first, in the order they were given. */
+	dlrb_add_dispatch(&dd->e, &bypass, at_head);
 	spin_unlock(&dd->lock);
 
 	blk_mq_free_requests(&free);
@@ -244,10 +300,20 @@ static struct request *dlrb_dispatch_request(struct blk_mq_hw_ctx *hctx)
 {
 	struct request_queue *q = hctx->queue;
 	struct dlrb_data *dd = q->elevator->elevator_data;
+	unsigned long flags;
 	struct request *rq;
 
 	spin_lock(&dd->lock);
-	rq = dlrb_dispatch(&dd->e, dlrb_now());
+	if (!dd->e.may_go) {
+		rq = dlrb_dispatch(&dd->e, dlrb_now());
+	} else {
+		/* No zone unlocks while the engine looks at zone locks. */
+		spin_lock_irqsave(&dd->zone_lock, flags);
+		rq = dlrb_dispatch(&dd->e, dlrb_now());
+		if (rq)
+			dlrb_zone_lock(rq);
+		spin_unlock_irqrestore(&dd->zone_lock, flags);
+	}
 	if (rq) {
 		dlrb_forget(q, rq);
 		rq->rq_flags |= RQF_STARTED;
@@ -275,14 +341,27 @@ static void dlrb_prepare_request(struct request *rq)
 	dlrb_prepare(rq);
 }
 
-/* Called for every prepared request when it is freed, completed or not. */
+/*
+ * Called for every prepared request when it is freed, completed or not.
+ * On a zoned disk (up to 6.9) a write releases its zone here; dispatch may
+ * have stopped at that zone's writes, so the queue is run again.
+ */
 static void dlrb_finish_request(struct request *rq)
 {
 	struct dlrb_data *dd = rq->q->elevator->elevator_data;
+	unsigned long flags;
 
 	/* Requests the core never inserted (they bypassed us) are not ours. */
 	if (dlrb_rq(rq)->flags & DLRB_RQ_COUNTED)
 		atomic64_inc(&dd->completed[dlrb_dir(rq)]);
+
+	if (dlrb_zone_locking(rq->q)) {
+		spin_lock_irqsave(&dd->zone_lock, flags);
+		dlrb_zone_unlock(rq);
+		spin_unlock_irqrestore(&dd->zone_lock, flags);
+		if (!list_empty_careful(&dd->e.fifo[DLRB_WRITE]))
+			blk_mq_sched_mark_restart_hctx(rq->mq_hctx);
+	}
 }
 
 /* The driver gave @rq back; the core will insert it again, at the head. */
@@ -438,6 +517,7 @@ static int dlrb_stats_show(void *data, struct seq_file *m)
 	dlrb_stat_line(m, "expired", r.expired, w.expired);
 	dlrb_stat_line(m, "batches", r.batches, w.batches);
 	dlrb_stat_line(m, "starved", r.starved, w.starved);
+	dlrb_stat_line(m, "unsorted", r.unsorted, w.unsorted);
 	dlrb_stat_line(m, "queued", r.queued, w.queued);
 	dlrb_stat_line(m, "completed", atomic64_read(&dd->completed[DLRB_READ]),
 		       atomic64_read(&dd->completed[DLRB_WRITE]));
@@ -562,6 +642,9 @@ static struct elevator_type dlrb_sched = {
 	.queue_debugfs_attrs = dlrb_queue_debugfs_attrs,
 #endif
 	.elevator_attrs = dlrb_attrs,
+#ifdef ELEVATOR_F_ZBD_SEQ_WRITE
+	.elevator_features = ELEVATOR_F_ZBD_SEQ_WRITE,
+#endif
 	.elevator_name = "deadline-rb",
 	.elevator_owner = THIS_MODULE,
 };

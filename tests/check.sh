@@ -133,6 +133,7 @@ for kernel in "${kernels[@]}"; do
 	guest_tier sched-sysfs tests/guest/sched-sysfs.sh
 	guest_tier sched-io tests/guest/sched-io.sh
 	guest_tier sched-policy tests/guest/sched-policy.sh
+	guest_tier sched-paths tests/guest/sched-paths.sh
 	guest_tier dlctl-guest tests/guest/dlctl.sh
 	guest_tier dlctl-profile tests/guest/profile.sh
 	echo "   $kernel guest tiers: $((SECONDS - tier_start)) s"

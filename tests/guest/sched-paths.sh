@@ -1,0 +1,160 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# deadline-rb on the paths that plain I/O does not take: a zoned disk (one
+# write per sequential zone in flight, in order, up to 6.9), requeues and
+# at-head inserts (null_blk's fault injection), merges found at insert time
+# through the scheduler's own hash, and front merges.  Each check is one
+# that the scheduler without its fix fails: writes out of order in a zone
+# are I/O errors; an insert-merge lookup that finds nothing merges a
+# quarter of what mq-deadline merges on the same batches.
+. /tests/guest/lib.sh
+
+plan 13
+
+DEV=nullb0
+Q=/sys/block/$DEV/queue
+STATS=/sys/kernel/debug/block/$DEV/sched/stats
+
+# counter NAME DIR(2=read,3=write) from deadline-rb's debugfs stats
+counter() { awk -v n="$1" -v c="$2" '$1 == n { print $c }' $STATS; }
+# disk_stat FIELD of /sys/block/DEV/stat: 5 writes, 6 write merges, 7 sectors
+disk_stat() { awk -v f="$1" '{ print $f }' /sys/block/$DEV/stat; }
+# null_blk as nullb0 with PARAMS
+nullb() { rmmod null_blk 2>/dev/null; modprobe null_blk nr_devices=1 gb=1 "$@"; }
+
+# --- zoned: 4 conventional zones of 4 MiB, the rest sequential; 10% of
+# requests requeued, which reorders writes unless each zone has one in flight
+nullb memory_backed=1 zoned=1 zone_size=4 zone_nr_conv=4 requeue=1,10,0,-1
+is "$(cat $Q/zoned)" host-managed "a host-managed zoned null_blk with requeues injected"
+echo deadline-rb >$Q/scheduler
+is "$(active_sched $DEV)" deadline-rb "deadline-rb can be chosen on a zoned disk"
+
+# zbd_fio NAME: four jobs of sequential 8 KiB writes at depth 16, in 8 MiB
+# regions (the first two conventional, the others sequential), verified.
+# --zonesize: fio 3.33 asserts without it when a region starts at 0.
+zbd_fio() {
+	fio --name="$1" --filename=/dev/$DEV --direct=1 --ioengine=libaio \
+		--zonemode=zbd --zonesize=4M --iodepth=16 --rw=write --bs=8k \
+		--numjobs=4 --size=8M --offset="$2" --offset_increment=8M \
+		--verify=crc32c --do_verify=1 --verify_fatal=1 --group_reporting \
+		>"/tmp/fio-$1.out" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ] || ! grep -q 'err= 0' "/tmp/fio-$1.out"; then
+		sed 's/^/# /' "/tmp/fio-$1.out"
+		return 1
+	fi
+}
+zbd_fio zbd 0
+ok $? "fio zonemode=zbd, 4 jobs at depth 16, crc32c verified: 0 errors"
+diag "$(tr '\n' ' ' <$STATS)"
+[ "$(counter dispatched 3)" -gt 0 ] && [ "$(counter requeued 3)" -gt 0 ]
+ok $? "deadline-rb dispatched the writes, $(counter requeued 3) of them requeued"
+
+# The same while the scheduler flips to mq-deadline and back and every
+# tunable changes; each write the flipper makes must succeed.
+flipper() {
+	i=0
+	bad=0
+	while [ ! -e /tmp/stop ]; do
+		if [ $((i % 3)) -eq 0 ]; then
+			echo mq-deadline >$Q/scheduler || bad=$((bad + 1))
+		else
+			echo deadline-rb >$Q/scheduler || bad=$((bad + 1))
+			for kv in fifo_batch=$((i % 9 + 1)) seek_cost=$((i % 5 + 1)) \
+				writes_starved=$((i % 3)) read_expire=$((i % 50 + 1)) \
+				write_expire=$((i % 70 + 1)) front_merges=$((i % 2)) \
+				hash_shift=$((i % 9 + 4)); do
+				echo "${kv#*=}" >"$Q/iosched/${kv%%=*}" || bad=$((bad + 1))
+			done
+		fi
+		i=$((i + 1))
+	done
+	echo "$i $bad" >/tmp/flips
+}
+rm -f /tmp/stop
+flipper &
+fpid=$!
+zbd_fio zbd-flip 64M
+r=$?
+touch /tmp/stop
+wait $fpid
+ok $r "fio zonemode=zbd while schedulers and tunables flip: 0 errors"
+read -r flips bad </tmp/flips
+[ "$flips" -ge 6 ] && [ "$bad" -eq 0 ]
+ok $? "the flipper went round $flips times (at least 6), every write accepted ($bad refused)"
+
+# --- requeues on a plain disk: 20% of requests handed back by the driver
+# come back at the head, onto the dispatch list
+nullb memory_backed=1 requeue=1,20,0,-1
+echo deadline-rb >$Q/scheduler
+fio_verify requeue $DEV libaio 16M
+ok $? "fio verify with 20% of requests requeued: 0 errors"
+diag "$(tr '\n' ' ' <$STATS)"
+req=$(( $(counter requeued 2) + $(counter requeued 3) ))
+uns=$(( $(counter unsorted 2) + $(counter unsorted 3) ))
+[ "$req" -gt 0 ] && [ "$uns" -ge "$req" ]
+ok $? "requeued requests ($req) came back through the dispatch list ($uns unsorted)"
+
+# --- insert-time merges: batches of 32 random 4 KiB writes in a 256 KiB
+# region, each batch one io_submit (one plug), so that neighbours meet only
+# when the plug is inserted.  The same seed gives every scheduler the same
+# batches.
+nullb
+insert_batches() {
+	echo "$1" >$Q/scheduler
+	w0=$(disk_stat 5) m0=$(disk_stat 6) s0=$(disk_stat 7)
+	fio --name=insert --filename=/dev/$DEV --direct=1 --ioengine=libaio \
+		--rw=randwrite --bs=4k --size=256k --io_size=4m --norandommap \
+		--randrepeat=1 --randseed=42 --iodepth=32 --iodepth_batch_submit=32 \
+		--iodepth_batch_complete_min=32 >"/tmp/fio-insert-$1.out" 2>&1 ||
+		sed 's/^/# /' "/tmp/fio-insert-$1.out"
+	ios=$(( $(disk_stat 5) - w0 ))
+	merges=$(( $(disk_stat 6) - m0 ))
+	sectors=$(( $(disk_stat 7) - s0 ))
+	diag "$1: $ios write requests, $merges merges, $sectors sectors"
+}
+insert_batches deadline-rb
+rb_merges=$merges rb_size=$((sectors * 100 / ios))
+merged_rq=$(counter merged_rq 3)
+insert_batches mq-deadline
+mq_merges=$merges
+insert_batches none
+none_size=$((sectors * 100 / ios))
+[ "$merged_rq" -gt 0 ]
+ok $? "deadline-rb merged requests as they were inserted (merged_rq $merged_rq)"
+[ $((rb_merges * 4)) -ge $((mq_merges * 3)) ]
+ok $? "deadline-rb merges at least 3/4 of what mq-deadline does on the same batches ($rb_merges vs $mq_merges)"
+[ "$rb_size" -gt "$none_size" ]
+ok $? "the disk saw larger writes under deadline-rb than under none ($rb_size vs $none_size hundredths of a sector)"
+
+# --- front merges: four writers going down the disk, each bio ending where
+# the writer's last queued request starts, on a disk that takes 20 ms a
+# request.  The core's one-hit cache (q->last_merge) front-merges too, but
+# with four streams it mostly points at another writer's request.
+nullb irqmode=2 completion_nsec=20000000 hw_queue_depth=1
+front() {
+	echo none >$Q/scheduler		# a new instance: counters from 0
+	echo deadline-rb >$Q/scheduler
+	echo 256 >$Q/nr_requests
+	echo "$1" >$Q/iosched/front_merges
+	w0=$(disk_stat 5)
+	fio --name=down --filename=/dev/$DEV --direct=1 --ioengine=libaio \
+		--iodepth=8 --rw=write:-8k --bs=4k --size=512k --numjobs=4 \
+		--offset_increment=1M >/tmp/fio-front.out 2>&1 ||
+		sed 's/^/# /' /tmp/fio-front.out
+	ios=$(( $(disk_stat 5) - w0 ))
+	fm=$(counter merged_front 3)
+	diag "front_merges $1: $ios write requests, merged_front $fm"
+}
+front 1
+ios1=$ios fm1=$fm
+front 0
+ios0=$ios fm0=$fm
+[ "$fm1" -gt 0 ] && [ "$fm0" -lt $((fm1 / 2)) ]
+ok $? "front_merges 1 front-merges over twice as many bios as 0 ($fm1 vs $fm0)"
+[ "$ios0" -gt $((ios1 * 2)) ]
+ok $? "... and the disk sees under half the requests ($ios1 vs $ios0)"
+
+echo none >$Q/scheduler
+done_testing
