@@ -74,17 +74,23 @@ static int keep_one(struct change *ch, const char *attr)
 	return 0;
 }
 
+/*
+ * Kept, and so put back, in this order: nr_requests first, since writing
+ * it sets async_depth (deadline-rb's, mq-deadline's) to its default.
+ */
 int change_keep_queue(struct change *ch, const char *dev)
 {
 	char path[4096], attr[256];
 	struct dirent *de;
 	DIR *dir;
-	int ret = 0;
+	int ret;
 
 	if (iosched_attr(attr, sizeof(attr), dev, NULL) ||
 	    sysfs_path(path, sizeof(path), "%s", attr))
 		return -1;
-	dir = opendir(path);
+	snprintf(attr, sizeof(attr), "block/%s/queue/nr_requests", dev);
+	ret = keep_one(ch, attr);
+	dir = ret ? NULL : opendir(path);
 	while (dir && !ret && (de = readdir(dir))) {
 		/* a name too long to keep could not come back either */
 		if (de->d_name[0] == '.' || iosched_attr(attr, sizeof(attr), dev, de->d_name))
@@ -93,8 +99,7 @@ int change_keep_queue(struct change *ch, const char *dev)
 	}
 	if (dir)
 		closedir(dir);
-	snprintf(attr, sizeof(attr), "block/%s/queue/nr_requests", dev);
-	if (ret || keep_one(ch, attr)) {
+	if (ret) {
 		warnx_("%s", strerror(ENOMEM));
 		return -1;
 	}

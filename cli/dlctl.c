@@ -99,9 +99,13 @@ static void usage(const struct command *cmd)
 		      stdout);
 	if (!cmd || strcmp(cmd->name, "show")) {
 		fputs("\nParameters:\n", stdout);
-		for (i = 0; i < nr_params; i++)
-			printf(" %-15s %s (default %u, %u..%u)\n", params[i].name, params[i].desc,
-			       params[i].def, params[i].min, params[i].max);
+		for (i = 0; i < nr_params; i++) {
+			char def[16];
+
+			printf(" %-15s %s (default %s, %u..%u)\n", params[i].name, params[i].desc,
+			       param_default_text(&params[i], def, sizeof(def)), params[i].min,
+			       params[i].max);
+		}
 	}
 	fputs("\nFor more details see dlctl(8).\n", stdout);
 }

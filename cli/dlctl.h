@@ -19,19 +19,35 @@
 #define SCHED		"deadline-rb"
 #define EXIT_USAGE	2
 
-/* param.c: the tunables, with the kernel's ranges (kernel/dlrb-engine.h) */
+/* param.c: the tunables, with the kernel's ranges (kernel/dlrb-engine.h, dlrb-iosched.c) */
 enum unit { UNIT_NONE, UNIT_MS, UNIT_BOOL };
+
+/*
+ * A default the kernel computes per device (async_depth: from the queue's
+ * nr_requests): how, in words, and its value on @dev, which prints why
+ * and fails when it cannot be had.
+ */
+struct dev_default {
+	const char *what;	/* "3/4 of nr_requests": --help */
+	int (*get)(const char *dev, uint32_t *val);
+};
 
 struct param {
 	const char *name;
 	enum unit unit;
-	uint32_t def, min, max;
+	uint32_t def;				/* the default ... */
+	const struct dev_default *dev_def;	/* ... unless this says */
+	uint32_t min, max;
 	const char *desc;
 };
 
 extern const struct param params[];
 extern const size_t nr_params;
 const struct param *find_param(const char *name);
+/* @p's default on @dev: what reset writes.  Prints why and fails. */
+int param_default(const struct param *p, const char *dev, uint32_t *val);
+/* @p's default for a reader: "500", or how each device's is chosen. */
+const char *param_default_text(const struct param *p, char *buf, size_t size);
 
 /* param.c: the one number parser.  Returns NULL, or why not. */
 enum num_kind {
@@ -119,7 +135,7 @@ struct change {
  * else the tunable queue/iosched/@what.  Prints why and fails.
  */
 int change_prepare(struct change *ch, const char *dev, const char *what);
-/* Keep @dev's queue/iosched/ * and nr_requests, for undoing a switch. */
+/* Keep @dev's nr_requests, then queue/iosched/ *, for undoing a switch. */
 int change_keep_queue(struct change *ch, const char *dev);
 /*
  * Signals that would end the process stay blocked from here until it

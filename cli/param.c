@@ -9,15 +9,44 @@
 #include <strings.h>
 
 #include "dlctl.h"
+#include "sysfs.h"
+
+/*
+ * async_depth's default, as the kernel sets it when the scheduler starts
+ * and whenever nr_requests changes: max(1, 3 * nr_requests / 4).
+ */
+static int nr_requests_3_4(const char *dev, uint32_t *val)
+{
+	char line[64];
+	uint64_t nr;
+	int ret = sysfs_read(line, sizeof(line), "block/%s/queue/nr_requests", dev);
+
+	if (ret) {
+		warnx_("%s: nr_requests: %s", dev, strerror(-ret));
+		return -1;
+	}
+	if (parse_num(line, NUM_PLAIN, &nr) || nr > INT32_MAX) {
+		warnx_("%s: nr_requests: '%s': not a number of requests", dev, esc(line));
+		return -1;
+	}
+	*val = nr < 2 ? 1 : (uint32_t)(3 * nr / 4);
+	return 0;
+}
+
+static const struct dev_default async_depth_default = {
+	"3/4 of nr_requests", nr_requests_3_4,
+};
 
 const struct param params[] = {
-	{ "read_expire", UNIT_MS, 500, 1, 600000, "ms a read should start within" },
-	{ "write_expire", UNIT_MS, 5000, 1, 600000, "ms a write should start within" },
-	{ "writes_starved", UNIT_NONE, 2, 0, 1000, "read batches while writes wait" },
-	{ "fifo_batch", UNIT_NONE, 32, 1, 65536, "cost units per batch" },
-	{ "seek_cost", UNIT_NONE, 16, 1, 65536, "cost units of a seek" },
-	{ "hash_shift", UNIT_NONE, 10, 4, 20, "log2 of back-merge hash buckets" },
-	{ "front_merges", UNIT_BOOL, 1, 0, 1, "look up front merges" },
+	{ "read_expire", UNIT_MS, 500, NULL, 1, 600000, "ms a read should start within" },
+	{ "write_expire", UNIT_MS, 5000, NULL, 1, 600000, "ms a write should start within" },
+	{ "writes_starved", UNIT_NONE, 2, NULL, 0, 1000, "read batches while writes wait" },
+	{ "fifo_batch", UNIT_NONE, 32, NULL, 1, 65536, "cost units per batch" },
+	{ "seek_cost", UNIT_NONE, 16, NULL, 1, 65536, "cost units of a seek" },
+	{ "hash_shift", UNIT_NONE, 10, NULL, 4, 20, "log2 of back-merge hash buckets" },
+	{ "front_merges", UNIT_BOOL, 1, NULL, 0, 1, "look up front merges" },
+	{ "async_depth", UNIT_NONE, 0, &async_depth_default, 1, INT32_MAX,
+	  "tags for writes and async reads" },
 };
 const size_t nr_params = sizeof(params) / sizeof(params[0]);
 
@@ -29,6 +58,22 @@ const struct param *find_param(const char *name)
 		if (strcmp(params[i].name, name) == 0)
 			return &params[i];
 	return NULL;
+}
+
+int param_default(const struct param *p, const char *dev, uint32_t *val)
+{
+	if (p->dev_def)
+		return p->dev_def->get(dev, val);
+	*val = p->def;
+	return 0;
+}
+
+const char *param_default_text(const struct param *p, char *buf, size_t size)
+{
+	if (p->dev_def)
+		return p->dev_def->what;
+	snprintf(buf, size, "%" PRIu32, p->def);
+	return buf;
 }
 
 struct suffix {

@@ -170,8 +170,10 @@ out:
 }
 
 /*
- * Set @n tunables on every chosen device, all or nothing, under the lock;
- * what changed stays in c->changes, to be undone if it cannot be printed.
+ * Set @n tunables on every chosen device, all or nothing, under the lock,
+ * to @vals, or with @vals NULL to each one's default on each device (read
+ * under the lock, as the old values are); what changed stays in
+ * c->changes, to be undone if it cannot be printed.
  */
 static int tune(struct ctl *c, const struct param *const *ps, const uint32_t *vals, size_t n)
 {
@@ -190,10 +192,15 @@ static int tune(struct ctl *c, const struct param *const *ps, const uint32_t *va
 		struct change *ch = &c->changes[i];
 		const char *dev = c->devs.v[i / n].disk;
 		const struct param *p = ps[i % n];
+		uint32_t v;
 
 		if (change_prepare(ch, dev, p->name))
 			return 1;
-		snprintf(ch->new, sizeof(ch->new), "%" PRIu32, vals[i % n]);
+		if (vals)
+			v = vals[i % n];
+		else if (param_default(p, dev, &v))
+			return 1;
+		snprintf(ch->new, sizeof(ch->new), "%" PRIu32, v);
 	}
 	if (change_apply(c->changes, nr))
 		return 1;
@@ -246,14 +253,10 @@ int cmd_set(struct ctl *c, int argc, char **argv)
 int cmd_reset(struct ctl *c, int argc, char **argv)
 {
 	const struct param *ps[16];
-	uint32_t vals[16];
-	size_t k;
 
 	(void)argv;
 	if (argc)
 		return usage_error("reset takes no arguments");
 	all_params(ps);
-	for (k = 0; k < nr_params; k++)
-		vals[k] = params[k].def;
-	return tune(c, ps, vals, nr_params);
+	return tune(c, ps, NULL, nr_params);
 }

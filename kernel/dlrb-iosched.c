@@ -36,6 +36,11 @@ struct dlrb_data {
 
 	atomic64_t completed[DLRB_NR_DIRS];	/* counted requests freed */
 	atomic64_t requeued[DLRB_NR_DIRS];	/* handed back by the driver */
+
+	/*
+	 * settings outside the engine, read without the lock
+	 */
+	unsigned int async_depth;		/* tags writes may take */
 };
 
 /*
@@ -334,6 +339,50 @@ static bool dlrb_has_work(struct blk_mq_hw_ctx *hctx)
 }
 
 /*
+ * scheduler tags: synchronous reads may take every one of nr_requests;
+ * writes and asynchronous reads only async_depth of them, so that a write
+ * flood leaves tags for the reads that someone waits on
+ */
+
+static void dlrb_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
+{
+	struct dlrb_data *dd = data->q->elevator->elevator_data;
+	struct sbitmap_queue *bt = &data->hctx->sched_tags->bitmap_tags;
+	const unsigned int nr = bt->sb.depth;	/* nr_requests */
+	unsigned int depth;
+
+	if (op_is_sync(opf) && !op_is_write(opf))
+		return;
+	/*
+	 * sbitmap limits each word of 1 << shift tags, not the whole map
+	 * (which mq-deadline's async_depth gets wrong): scale to a word.
+	 */
+	depth = min(READ_ONCE(dd->async_depth), nr);
+	data->shallow_depth = max(1U, (depth << bt->sb.shift) / nr);
+}
+
+/*
+ * nr_requests changed, or a new hctx: 3/4 of the tags again, as
+ * mq-deadline up to 6.8.  The core calls this before it updates
+ * q->nr_requests, so the depth comes from the resized tags.
+ */
+static void dlrb_depth_updated(struct blk_mq_hw_ctx *hctx)
+{
+	struct dlrb_data *dd = hctx->queue->elevator->elevator_data;
+	struct sbitmap_queue *bt = &hctx->sched_tags->bitmap_tags;
+
+	WRITE_ONCE(dd->async_depth, max(1U, 3 * bt->sb.depth / 4));
+	/* no shallow depth may be below it, or tag waiters are not woken */
+	sbitmap_queue_min_shallow_depth(bt, 1);
+}
+
+static int dlrb_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int hctx_idx)
+{
+	dlrb_depth_updated(hctx);
+	return 0;
+}
+
+/*
  * per-request hooks
  */
 static void dlrb_prepare_request(struct request *rq)
@@ -472,6 +521,28 @@ static ssize_t dlrb_hash_shift_store(struct elevator_queue *eq,
 	return count;
 }
 
+/* Any positive number of tags; nr_requests and above reserve nothing. */
+static ssize_t dlrb_async_depth_show(struct elevator_queue *eq, char *page)
+{
+	struct dlrb_data *dd = eq->elevator_data;
+
+	return sysfs_emit(page, "%u\n", READ_ONCE(dd->async_depth));
+}
+
+static ssize_t dlrb_async_depth_store(struct elevator_queue *eq,
+				      const char *page, size_t count)
+{
+	struct dlrb_data *dd = eq->elevator_data;
+	u32 depth;
+	int ret;
+
+	ret = dlrb_parse(page, 1, INT_MAX, &depth);
+	if (ret)
+		return ret;
+	WRITE_ONCE(dd->async_depth, depth);
+	return count;
+}
+
 #define DLRB_ATTR(name) \
 	__ATTR(name, 0644, dlrb_##name##_show, dlrb_##name##_store)
 
@@ -483,6 +554,7 @@ static struct elv_fs_entry dlrb_attrs[] = {
 	DLRB_ATTR(seek_cost),
 	DLRB_ATTR(hash_shift),
 	DLRB_ATTR(front_merges),
+	DLRB_ATTR(async_depth),
 	__ATTR_NULL
 };
 
@@ -623,6 +695,9 @@ static const struct blk_mq_debugfs_attr dlrb_queue_debugfs_attrs[] = {
 
 static struct elevator_type dlrb_sched = {
 	.ops = {
+		.depth_updated		= dlrb_depth_updated,
+		.limit_depth		= dlrb_limit_depth,
+		.init_hctx		= dlrb_init_hctx,
 		.insert_requests	= dlrb_insert_requests,
 		.dispatch_request	= dlrb_dispatch_request,
 		.prepare_request	= dlrb_prepare_request,

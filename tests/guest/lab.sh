@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The lab itself works: CPUs, devices, module load/unload, fio with verify,
-# and switching the in-tree schedulers while I/O is in flight.
+# and switching the in-tree schedulers and deadline-rb while I/O is in flight.
 . /tests/guest/lib.sh
 
 plan 16
@@ -50,7 +50,7 @@ pid_null=$!
 switches=0
 bad=0
 while kill -0 $pid_vda 2>/dev/null || kill -0 $pid_null 2>/dev/null; do
-	for s in mq-deadline kyber bfq none; do
+	for s in mq-deadline kyber deadline-rb bfq none; do
 		for dev in vda nullb0; do
 			if ! echo $s >/sys/block/$dev/queue/scheduler ||
 			   [ "$(active_sched $dev)" != "$s" ]; then

@@ -5,7 +5,7 @@
 # I/O runs, module reference counting, autoload by name, load/unload cycles.
 . /tests/guest/lib.sh
 
-plan 15
+plan 17
 
 
 # --- autoload: the name alone loads the module ---
@@ -29,30 +29,39 @@ rmmod deadline_rb 2>/dev/null
 ok $? "rmmod is refused while queues use deadline-rb"
 
 # --- flip schedulers and every tunable while verified I/O runs ---
+# set NAME VALUE: write a tunable and read it back; count what went wrong
+set_tunable() {
+	{ echo "$2" >"$Q/iosched/$1" && [ "$(cat "$Q/iosched/$1")" = "$2" ]; } ||
+		bad=$((bad + 1))
+}
 flipper() {
 	i=0
+	bad=0
 	while [ ! -e /tmp/stop ]; do
 		for dev in vda nullb0; do
 			Q=/sys/block/$dev/queue
 			case $((i % 4)) in
-			0) echo mq-deadline >$Q/scheduler ;;
-			1) echo none >$Q/scheduler ;;
-			*) echo deadline-rb >$Q/scheduler ;;
+			0) s=mq-deadline ;;
+			1) s=none ;;
+			*) s=deadline-rb ;;
 			esac
-			if [ "$(active_sched $dev)" = deadline-rb ]; then
-				echo $((i % 7 + 4)) >$Q/iosched/hash_shift
-				echo $((i % 5 + 1)) >$Q/iosched/fifo_batch
-				echo $((i % 3 + 1)) >$Q/iosched/seek_cost
-				echo $((i % 4)) >$Q/iosched/writes_starved
-				echo $((i % 200 + 1)) >$Q/iosched/read_expire
-				echo $((i % 300 + 1)) >$Q/iosched/write_expire
-				echo $((i % 2)) >$Q/iosched/front_merges
-				echo $((i % 7 + 14)) >$Q/iosched/hash_shift
+			{ echo $s >$Q/scheduler && [ "$(active_sched $dev)" = $s ]; } ||
+				bad=$((bad + 1))
+			if [ $s = deadline-rb ]; then
+				set_tunable hash_shift $((i % 7 + 4))
+				set_tunable fifo_batch $((i % 5 + 1))
+				set_tunable seek_cost $((i % 3 + 1))
+				set_tunable writes_starved $((i % 4))
+				set_tunable read_expire $((i % 200 + 1))
+				set_tunable write_expire $((i % 300 + 1))
+				set_tunable front_merges $((i % 2))
+				set_tunable async_depth $((i % 16 + 1))
+				set_tunable hash_shift $((i % 7 + 14))
 			fi
 		done
 		i=$((i + 1))
 	done
-	echo $i >/tmp/flips
+	echo "$i $bad" >/tmp/flips
 }
 rm -f /tmp/stop
 flipper &
@@ -69,9 +78,10 @@ touch /tmp/stop
 wait $fpid
 ok $r1 "fio verify on vda while schedulers and tunables flip: 0 errors"
 ok $r2 "fio verify on nullb0 while schedulers and tunables flip: 0 errors"
-flips=$(cat /tmp/flips)
+read -r flips bad </tmp/flips
 [ "$flips" -ge 12 ]
 ok $? "the flipper went round at least 12 times ($flips)"
+is "$bad" 0 "every switch and tunable write of the flipper took effect"
 
 # --- hash_shift under load, with requests queued on a slow device ---
 rmmod null_blk
@@ -82,12 +92,24 @@ echo 1024 >/sys/block/nullb0/queue/nr_requests
 fio_verify slow nullb0 libaio 16M --iodepth=256 &
 p1=$!
 n=0
+busy=0
+bad=0
 while kill -0 $p1 2>/dev/null; do
-	echo $((n % 17 + 4)) >/sys/block/nullb0/queue/iosched/hash_shift || break
+	s=$((n % 17 + 4))
+	# requests in the sort just before: the resize moved live entries
+	q=$(awk '{ print $1 + $2 }' /sys/kernel/debug/block/nullb0/sched/queued)
+	if echo $s >/sys/block/nullb0/queue/iosched/hash_shift &&
+	   [ "$(cat /sys/block/nullb0/queue/iosched/hash_shift)" = $s ]; then
+		[ "$q" -gt 0 ] && busy=$((busy + 1))
+	else
+		bad=$((bad + 1))
+	fi
 	n=$((n + 1))
 done
 wait $p1
 ok $? "fio verify on a slow nullb0 at depth 256 while hash_shift resizes ($n times): 0 errors"
+[ "$bad" -eq 0 ] && [ "$busy" -ge 10 ]
+ok $? "every resize took effect ($bad failed), $busy of them with requests queued (at least 10)"
 
 # --- switching away frees the module ---
 echo mq-deadline >/sys/block/vda/queue/scheduler

@@ -4,13 +4,14 @@
 # deadline-rb on the paths that plain I/O does not take: a zoned disk (one
 # write per sequential zone in flight, in order, up to 6.9), requeues and
 # at-head inserts (null_blk's fault injection), merges found at insert time
-# through the scheduler's own hash, and front merges.  Each check is one
-# that the scheduler without its fix fails: writes out of order in a zone
-# are I/O errors; an insert-merge lookup that finds nothing merges a
-# quarter of what mq-deadline merges on the same batches.
+# through the scheduler's own hash, front merges, and scheduler tags kept
+# from writes (async_depth).  Each check is one that the scheduler without
+# its fix fails: writes out of order in a zone are I/O errors; an
+# insert-merge lookup that finds nothing merges a quarter of what
+# mq-deadline merges on the same batches.
 . /tests/guest/lib.sh
 
-plan 13
+plan 16
 
 DEV=nullb0
 Q=/sys/block/$DEV/queue
@@ -155,6 +156,40 @@ ios0=$ios fm0=$fm
 ok $? "front_merges 1 front-merges over twice as many bios as 0 ($fm1 vs $fm0)"
 [ "$ios0" -gt $((ios1 * 2)) ]
 ok $? "... and the disk sees under half the requests ($ios1 vs $ios0)"
+
+# --- scheduler tags: a write flood from 8 submitters at depth 32 each,
+# beyond nr_requests (64), and one reader at depth 1, on a disk taking 10 ms
+# a request.  Writes may take async_depth tags; the reader, waiting for a
+# tag behind the writers when they may take them all, sees its latency and
+# its throughput go with that.
+nullb irqmode=2 completion_nsec=10000000 hw_queue_depth=1
+tags() {
+	echo none >$Q/scheduler
+	echo deadline-rb >$Q/scheduler
+	echo 64 >$Q/nr_requests
+	[ "$1" = default ] || echo "$1" >$Q/iosched/async_depth
+	depth=$(cat $Q/iosched/async_depth)
+	fio --output-format=terse --terse-version=3 \
+		--name=flood --filename=/dev/$DEV --direct=1 --ioengine=libaio \
+		--iodepth=32 --numjobs=8 --group_reporting --rw=randwrite --bs=4k \
+		--size=512M --time_based --runtime=6 \
+		--name=reader --filename=/dev/$DEV --direct=1 --ioengine=psync \
+		--rw=randread --bs=4k --size=512M --time_based --runtime=4 \
+		--startdelay=1 >/tmp/fio-tags.out 2>&1 || sed 's/^/# /' /tmp/fio-tags.out
+	# terse v3: 6 read ios, 40 mean completion latency (us)
+	reads=$(awk -F';' '$3 == "reader" { print $6 }' /tmp/fio-tags.out)
+	lat=$(awk -F';' '$3 == "reader" { print int($40) }' /tmp/fio-tags.out)
+	diag "async_depth $depth: the reader did $reads reads, mean latency $lat us"
+}
+tags default
+is "$depth" 48 "async_depth defaults to 3/4 of nr_requests (48 of 64)"
+reads48=$reads lat48=$lat
+tags 64
+reads64=$reads lat64=$lat
+[ "$reads48" -gt $((reads64 * 3 / 2)) ]
+ok $? "with tags kept from writes the reader does over 1.5x the reads ($reads48 vs $reads64)"
+[ $((lat48 * 3 / 2)) -lt "$lat64" ]
+ok $? "... at under 2/3 of the mean latency ($lat48 vs $lat64 us)"
 
 echo none >$Q/scheduler
 done_testing

@@ -118,7 +118,8 @@ has() {
 	[ -z "$missing" ] || echo "# missing:$missing; got: ${COMPREPLY[*]}"
 }
 
-tunables=(read_expire write_expire writes_starved fifo_batch seek_cost hash_shift front_merges)
+tunables=(read_expire write_expire writes_starved fifo_batch seek_cost hash_shift front_merges
+	async_depth)
 
 # The tunables dlctl --help prints, as a user reads them.
 if [ -x "$bin" ]; then
@@ -139,6 +140,11 @@ ok $? "'dlctl set fi': no space after the ="
 is "every tunable" "dlctl get " "${tunables[@]}"
 is "the tunables dlctl --help prints" "dlctl get " "${helped[@]}"
 is "a tunable" "dlctl get -J wr" write_expire writes_starved
+is "async_depth" "dlctl get a" async_depth
+is "async_depth= for set" "dlctl set fifo_batch=8 as" async_depth=
+is "nothing for async_depth's number" "dlctl set async_depth "
+is "the ASYNC_DEPTH column" "dlctl show -o NAME,AS" NAME,ASYNC_DEPTH
+is "async_depth from the static list" "$tmp/none/dlctl profile as" async_depth
 is "the devices in the fake sysfs" "dlctl -d " vda nullb0
 is "a device by prefix" "dlctl show -d nu" nullb0
 is "a device after --device=" "dlctl get --device=v" vda
@@ -154,7 +160,8 @@ is "a column added to the default" "dlctl show -o +SC" +SCHED
 is "no column twice" "dlctl show --output=NAME,SCHED,READ_EXPIRE,WRITE_EXPIRE,WRITES_STARVED,SEEK_COST," \
 	NAME,SCHED,READ_EXPIRE,WRITE_EXPIRE,WRITES_STARVED,SEEK_COST,FIFO_BATCH \
 	NAME,SCHED,READ_EXPIRE,WRITE_EXPIRE,WRITES_STARVED,SEEK_COST,HASH_SHIFT \
-	NAME,SCHED,READ_EXPIRE,WRITE_EXPIRE,WRITES_STARVED,SEEK_COST,FRONT_MERGES
+	NAME,SCHED,READ_EXPIRE,WRITE_EXPIRE,WRITES_STARVED,SEEK_COST,FRONT_MERGES \
+	NAME,SCHED,READ_EXPIRE,WRITE_EXPIRE,WRITES_STARVED,SEEK_COST,ASYNC_DEPTH
 is "the stats columns" "dlctl stats -o MERGED_" MERGED_FRONT MERGED_BACK MERGED_RQ
 is "the profile columns" "dlctl profile -o READ_P" READ_P50_US READ_P99_US
 is "the get columns" "dlctl get -o S" SEEK_COST

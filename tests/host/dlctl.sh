@@ -31,6 +31,8 @@ ok() {
 
 # A fake /sys: vda and nullb0 run deadline-rb, sda mq-deadline (one hardware
 # queue), nvme0n1 none (two); vda has a partition; debugfs has counters.
+# async_depth starts at the kernel's 3/4 of nr_requests: 256 on vda, 64 on
+# nullb0, so that one fixed default cannot be right for both.
 mkfake() {
 	local r=$1 d
 	rm -rf "$r"
@@ -45,6 +47,8 @@ mkfake() {
 		printf '%s\n' 16 >"$r/block/$d/queue/iosched/seek_cost"
 		printf '%s\n' 10 >"$r/block/$d/queue/iosched/hash_shift"
 		printf '%s\n' 1 >"$r/block/$d/queue/iosched/front_merges"
+		printf '%s\n' "$(nr_requests "$d")" >"$r/block/$d/queue/nr_requests"
+		printf '%s\n' $((3 * $(nr_requests "$d") / 4)) >"$r/block/$d/queue/iosched/async_depth"
 		printf 'inserted     10 20\nmerged_back  0 7\nqueued       0 1\n' \
 			>"$r/kernel/debug/block/$d/sched/stats"
 	done
@@ -62,6 +66,7 @@ mkfake() {
 	mkdir -p "$r/block/nvme0n1/queue" "$r/block/nvme0n1/mq/0" "$r/block/nvme0n1/mq/1"
 	echo "[none] mq-deadline kyber bfq deadline-rb" >"$r/block/nvme0n1/queue/scheduler"
 }
+nr_requests() { case $1 in vda) echo 256 ;; *) echo 64 ;; esac; }
 R=$tmp/sys
 mkfake "$R"
 
@@ -82,6 +87,9 @@ snap() { (cd "$R/block" && grep -r . --include='*' ./*/queue | sort); }
 "${DLCTL[@]}" --help >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] && grep -q '^Usage:' "$tmp/out" && [ ! -s "$tmp/err" ]
 ok $? "--help: usage on stdout, exit 0"
+grep -qx ' async_depth .* (default 3/4 of nr_requests, 1\.\.2147483647)' "$tmp/out" &&
+	grep -qx ' fifo_batch .* (default 32, 1\.\.65536)' "$tmp/out"
+ok $? "--help: a per-device default in words, a fixed one as its number"
 "${DLCTL[@]}" -V >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] && grep -qx "dlctl $("$top/scripts/version.sh")" "$tmp/out"
 ok $? "-V prints CHANGELOG's version"
@@ -141,9 +149,9 @@ ok $? "--sysfs-root '': refused, not silently /sys"
 # --- show ---
 dl show
 [ $st -eq 0 ] && [ "$(grep -c . "$tmp/out")" -eq 5 ] &&
-	head -1 "$tmp/out" | grep -qE '^NAME +SCHED +READ_EXPIRE +WRITE_EXPIRE +WRITES_STARVED +FIFO_BATCH +SEEK_COST +HASH_SHIFT +FRONT_MERGES$'
+	head -1 "$tmp/out" | grep -qE '^NAME +SCHED +READ_EXPIRE +WRITE_EXPIRE +WRITES_STARVED +FIFO_BATCH +SEEK_COST +HASH_SHIFT +FRONT_MERGES +ASYNC_DEPTH$'
 ok $? "show: a header with one column per tunable, and a line per device"
-grep -qE '^vda +deadline-rb +500 +5000 +2 +32 +16 +10 +1$' "$tmp/out" &&
+grep -qE '^vda +deadline-rb +500 +5000 +2 +32 +16 +10 +1 +192$' "$tmp/out" &&
 	grep -qE '^sda +mq-deadline *$' "$tmp/out" && grep -qE '^nvme0n1 +none *$' "$tmp/out"
 ok $? "show: schedulers, and tunables for deadline-rb devices only"
 dl show --json
@@ -154,7 +162,9 @@ assert [x["name"] for x in d] == ["nullb0", "nvme0n1", "sda", "vda"]
 assert by["vda"]["sched"] == "deadline-rb"
 assert by["vda"]["fifo_batch"] == 32 and by["vda"]["read_expire"] == 500
 assert by["vda"]["front_merges"] is True
-assert by["sda"]["fifo_batch"] is None and by["sda"]["front_merges"] is None' "$tmp/out" 2>>"$tmp/err"
+assert by["vda"]["async_depth"] == 192 and by["nullb0"]["async_depth"] == 48
+assert by["sda"]["fifo_batch"] is None and by["sda"]["front_merges"] is None
+assert by["sda"]["async_depth"] is None' "$tmp/out" 2>>"$tmp/err"
 ok $? "show --json (option after the command): flat records, typed, null elsewhere"
 dl -d sda show
 [ $st -eq 0 ] && [ "$(grep -c . "$tmp/out")" -eq 2 ]
@@ -296,6 +306,24 @@ ok $? "set writes_starved 0 (its minimum)"
 dl set hash_shift 20
 [ $st -eq 0 ] && [ "$(val vda hash_shift)" = 20 ]
 ok $? "set hash_shift 20 (its maximum)"
+dl set async_depth 16
+[ $st -eq 0 ] && [ "$(val vda async_depth)" = 16 ] && [ "$(val nullb0 async_depth)" = 16 ] &&
+	[ "$(cat "$tmp/out")" = "$(printf 'nullb0.async_depth = 16\nvda.async_depth = 16')" ]
+ok $? "set async_depth 16: every deadline-rb queue"
+dl -d nullb0 set async_depth 2147483647
+[ $st -eq 0 ] && [ "$(val nullb0 async_depth)" = 2147483647 ] && [ "$(val vda async_depth)" = 16 ]
+ok $? "set async_depth 2147483647 (its maximum: above nr_requests, it reserves nothing)"
+before=$(snap)
+dl set async_depth 0
+[ $st -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(snap)" = "$before" ] &&
+	[ "$(cat "$tmp/err")" = "dlctl: async_depth: '0': out of range (1..2147483647)" ]
+ok $? "set async_depth 0: exit 1, the range, nothing changed"
+for bad in 2147483648 16ms; do
+	dl set async_depth "$bad"
+	[ $st -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(snap)" = "$before" ] &&
+		grep -q "^dlctl: async_depth: '$bad': " "$tmp/err"
+	ok $? "set async_depth '$bad': exit 1, nothing changed"
+done
 
 # bad values: refused before anything is written, exit 1 as a bad option value
 for bad in 0 65537 abc "" 1.5 12abc " 12" +5 4294967296 18446744073709551616 16ms 0x10 1e3; do
@@ -383,14 +411,38 @@ dl reset
 	[ "$(val vda read_expire)" = 500 ] && [ "$(val vda write_expire)" = 5000 ] &&
 	[ "$(val vda hash_shift)" = 10 ] && [ "$(val vda writes_starved)" = 2 ]
 ok $? "reset: every tunable back to its default"
-[ "$(grep -c . "$tmp/out")" -eq 14 ]
-ok $? "reset prints 7 values for each of 2 devices"
+[ "$(grep -c . "$tmp/out")" -eq 16 ]
+ok $? "reset prints 8 values for each of 2 devices"
 dl set fifo_batch 7
 before=$(snap)
 DLCTL_TEST_FAIL_WRITE=block/vda/queue/iosched/hash_shift dl reset
 [ $st -eq 1 ] && [ "$(snap)" = "$before" ]
 ok $? "reset refused midway: nothing changed anywhere"
+dl set async_depth 7
 dl reset
+[ $st -eq 0 ] && [ "$(val vda async_depth)" = 192 ] && [ "$(val nullb0 async_depth)" = 48 ] &&
+	grep -qx 'vda.async_depth = 192' "$tmp/out" && grep -qx 'nullb0.async_depth = 48' "$tmp/out"
+ok $? "reset: async_depth back to 3/4 of each device's nr_requests (192 of 256, 48 of 64)"
+echo 10 >"$R/block/nullb0/queue/nr_requests"
+echo 1 >"$R/block/vda/queue/nr_requests"
+dl reset
+[ $st -eq 0 ] && [ "$(val nullb0 async_depth)" = 7 ] && [ "$(val vda async_depth)" = 1 ]
+ok $? "reset reads nr_requests as it is now: 7 for 10, and 1 (never 0) for 1"
+dl set async_depth 5
+rm "$R/block/vda/queue/nr_requests"
+before=$(snap)
+dl reset
+[ $st -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(snap)" = "$before" ] &&
+	[ "$(cat "$tmp/err")" = "dlctl: vda: nr_requests: No such file or directory" ]
+ok $? "reset without vda's nr_requests to go by: exit 1, says so, nullb0 unchanged too"
+echo 1 >"$R/block/vda/queue/nr_requests"
+echo 12abc >"$R/block/nullb0/queue/nr_requests"
+before=$(snap)
+dl reset
+[ $st -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(snap)" = "$before" ] &&
+	[ "$(cat "$tmp/err")" = "dlctl: nullb0: nr_requests: '12abc': not a number of requests" ]
+ok $? "reset with a malformed nr_requests: exit 1, names it, nothing changed"
+mkfake "$R"
 
 # --- enable / disable ---
 dl enable
