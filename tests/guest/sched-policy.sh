@@ -6,18 +6,22 @@
 #
 # The device: null_blk completing one request at a time (hw_queue_depth=1)
 # after a 1 ms timer (irqmode=2), so everything else waits in the scheduler.
-# The margin for read latency: a read that arrives during a write batch
-# waits for that batch, at most fifo_batch requests (each costs >= 1 unit)
-# of 1 ms each; read_expire bounds the rest; 100 ms more absorb the emulated
-# guest's timer slack.  The same run under `none` is shown for comparison.
+# The bound for read latency is the one deadline-rb(4) states: a read
+# starts within read_expire, plus the batch in progress when it expired,
+# plus one write batch that writes_starved forces; a batch is at most
+# fifo_batch requests (each costs >= 1 unit) of 1 ms each.  100 ms more
+# absorb the emulated guest: its own CPU time per request is of the order
+# of the device's under TCG with KASAN, and grows when the host is busy (a
+# tighter margin, 50 ms, failed by 4 ms with a second guest running).  The
+# same flood under `none` shows what the sort and the merges are worth.
 . /tests/guest/lib.sh
 
-plan 9
+plan 11
 
 C_MS=1
 READ_EXPIRE=100
 FIFO_BATCH=32
-BOUND_US=$(( (READ_EXPIRE + FIFO_BATCH * C_MS + 100) * 1000 ))
+BOUND_US=$(( (READ_EXPIRE + 2 * FIFO_BATCH * C_MS + 100) * 1000 ))
 DEV=nullb0
 Q=/sys/block/$DEV/queue
 STATS=/sys/kernel/debug/block/$DEV/sched/stats
@@ -59,7 +63,16 @@ w_sec=$(( $(stat_field 7) - w_sec0 ))
 lat=$(read_lat_max_us reader /tmp/flood-deadline-rb.out)
 diag "deadline-rb: read latency max ${lat} us, bound ${BOUND_US} us"
 [ -n "$lat" ] && [ "$lat" -gt 0 ] && [ "$lat" -le "$BOUND_US" ]
-ok $? "every read completed within read_expire + fifo_batch x ${C_MS} ms + 100 ms"
+ok $? "every read completed within read_expire + 2 batches of fifo_batch x ${C_MS} ms + 100 ms"
+[ "$(counter expired 2)" -gt 0 ]
+ok $? "reads did expire under the flood ($(counter expired 2)), and the bound held for them"
+# Each forced write batch follows writes_starved (2) read batches with
+# writes waiting; a few more read batches open while no write waits.  So
+# read batches are at least twice the forced ones, and well under three
+# times (what writes_starved 3 would give).
+rb=$(counter batches 2) st=$(counter starved 3)
+[ "$st" -gt 0 ] && [ "$rb" -ge $((2 * st - 2)) ] && [ $((rb * 10)) -le $((st * 27)) ]
+ok $? "read batches ($rb) are 2 to 2.7 times the forced write batches ($st): writes_starved 2"
 sed 's/^/# /' $STATS
 [ "$(counter dispatched 3)" -gt 0 ] && [ "$(counter starved 3)" -gt 0 ]
 ok $? "writes kept being served while reads waited: writes_starved forced write batches"
