@@ -13,9 +13,9 @@
 
 /*
  * async_depth's default, as the kernel sets it when the scheduler starts
- * and whenever nr_requests changes: max(1, 3 * nr_requests / 4).
+ * and whenever nr_requests changes: nr_requests, reserving nothing.
  */
-static int nr_requests_3_4(const char *dev, uint32_t *val)
+static int nr_requests_all(const char *dev, uint32_t *val)
 {
 	char line[64];
 	uint64_t nr;
@@ -29,12 +29,12 @@ static int nr_requests_3_4(const char *dev, uint32_t *val)
 		warnx_("%s: nr_requests: '%s': not a number of requests", dev, esc(line));
 		return -1;
 	}
-	*val = nr < 2 ? 1 : (uint32_t)(3 * nr / 4);
+	*val = nr < 1 ? 1 : (uint32_t)nr;
 	return 0;
 }
 
 static const struct dev_default async_depth_default = {
-	"3/4 of nr_requests", nr_requests_3_4,
+	"nr_requests", nr_requests_all,
 };
 
 const struct param params[] = {

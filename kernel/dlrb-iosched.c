@@ -341,7 +341,12 @@ static bool dlrb_has_work(struct blk_mq_hw_ctx *hctx)
 /*
  * scheduler tags: synchronous reads may take every one of nr_requests;
  * writes and asynchronous reads only async_depth of them, so that a write
- * flood leaves tags for the reads that someone waits on
+ * flood can be made to leave tags for the reads that someone waits on.
+ * By default async_depth is nr_requests and reserves nothing, as in
+ * mq-deadline of 6.12: a limit turns off batched tag allocation for
+ * writes, and on 6.12 a reservation of a quarter made batched writers
+ * sleep for tags with their plugs half full, losing a quarter of the
+ * merges made at insert.
  */
 
 static void dlrb_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
@@ -353,25 +358,27 @@ static void dlrb_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 
 	if (op_is_sync(opf) && !op_is_write(opf))
 		return;
+	depth = READ_ONCE(dd->async_depth);
+	if (depth >= nr)
+		return;		/* no limit: keep batched tag allocation */
 	/*
 	 * sbitmap limits each word of 1 << shift tags, not the whole map
 	 * (which mq-deadline's async_depth gets wrong): scale to a word.
 	 */
-	depth = min(READ_ONCE(dd->async_depth), nr);
 	data->shallow_depth = max(1U, (depth << bt->sb.shift) / nr);
 }
 
 /*
- * nr_requests changed, or a new hctx: 3/4 of the tags again, as
- * mq-deadline up to 6.8.  The core calls this before it updates
- * q->nr_requests, so the depth comes from the resized tags.
+ * nr_requests changed, or a new hctx: all of the tags again, as
+ * mq-deadline.  The core calls this before it updates q->nr_requests, so
+ * the depth comes from the resized tags.
  */
 static void dlrb_depth_updated(struct blk_mq_hw_ctx *hctx)
 {
 	struct dlrb_data *dd = hctx->queue->elevator->elevator_data;
 	struct sbitmap_queue *bt = &hctx->sched_tags->bitmap_tags;
 
-	WRITE_ONCE(dd->async_depth, max(1U, 3 * bt->sb.depth / 4));
+	WRITE_ONCE(dd->async_depth, bt->sb.depth);
 	/* no shallow depth may be below it, or tag waiters are not woken */
 	sbitmap_queue_min_shallow_depth(bt, 1);
 }

@@ -53,7 +53,7 @@ ok $? "dlctl reset: defaults again"
 
 dlctl show >/tmp/show
 ok $? "dlctl show"
-ad=$((3 * $(cat /sys/block/vda/queue/nr_requests) / 4))	# async_depth's default
+ad=$(cat /sys/block/vda/queue/nr_requests)	# async_depth's default
 grep -qE "^vda +deadline-rb +500 +5000 +2 +32 +16 +10 +1 +$ad\$" /tmp/show &&
 	grep -qE '^nullb1 +mq-deadline *$' /tmp/show
 ok $? "... lists schedulers and deadline-rb's tunables, a column each"

@@ -5,7 +5,7 @@
 # with the right errno and the old value kept (DESIGN.md §3.3).
 . /tests/guest/lib.sh
 
-# name default min max (async_depth's default: 3/4 of nr_requests, below)
+# name default min max (async_depth's default: nr_requests, below)
 tunables="
 read_expire 500 1 600000
 write_expire 5000 1 600000
@@ -44,7 +44,7 @@ echo deadline-rb >/sys/block/nullb0/queue/scheduler
 is "$(active_sched vda)" deadline-rb "vda runs deadline-rb"
 Q=/sys/block/vda/queue/iosched
 tunables="$tunables
-async_depth $(( $(cat /sys/block/vda/queue/nr_requests) * 3 / 4 )) 1 2147483647"
+async_depth $(cat /sys/block/vda/queue/nr_requests) 1 2147483647"
 
 echo "$tunables" | while read -r name def min max; do
 	[ -n "$name" ] || continue
@@ -87,10 +87,11 @@ printf 64 >$Q/fifo_batch
 is "$(cat $Q/fifo_batch)" 64 "fifo_batch accepts a value without a newline"
 echo 32 >$Q/fifo_batch
 
-# async_depth is 3/4 of nr_requests again whenever nr_requests changes
+# async_depth is nr_requests again whenever nr_requests changes
 nr=$(cat /sys/block/vda/queue/nr_requests)
+echo 16 >$Q/async_depth
 echo 64 >/sys/block/vda/queue/nr_requests
-is "$(cat $Q/async_depth)" 48 "async_depth follows nr_requests: 48 of 64"
+is "$(cat $Q/async_depth)" 64 "async_depth follows nr_requests: set to 16, back to 64 when it changes"
 echo "$nr" >/sys/block/vda/queue/nr_requests
 
 # hash_shift with requests queued is covered by sched-io.sh; here: repeated

@@ -31,8 +31,8 @@ ok() {
 
 # A fake /sys: vda and nullb0 run deadline-rb, sda mq-deadline (one hardware
 # queue), nvme0n1 none (two); vda has a partition; debugfs has counters.
-# async_depth starts at the kernel's 3/4 of nr_requests: 256 on vda, 64 on
-# nullb0, so that one fixed default cannot be right for both.
+# async_depth starts at the kernel's default, nr_requests: 256 on vda, 64
+# on nullb0, so that one fixed default cannot be right for both.
 mkfake() {
 	local r=$1 d
 	rm -rf "$r"
@@ -48,7 +48,7 @@ mkfake() {
 		printf '%s\n' 10 >"$r/block/$d/queue/iosched/hash_shift"
 		printf '%s\n' 1 >"$r/block/$d/queue/iosched/front_merges"
 		printf '%s\n' "$(nr_requests "$d")" >"$r/block/$d/queue/nr_requests"
-		printf '%s\n' $((3 * $(nr_requests "$d") / 4)) >"$r/block/$d/queue/iosched/async_depth"
+		printf '%s\n' "$(nr_requests "$d")" >"$r/block/$d/queue/iosched/async_depth"
 		printf 'inserted     10 20\nmerged_back  0 7\nqueued       0 1\n' \
 			>"$r/kernel/debug/block/$d/sched/stats"
 	done
@@ -87,7 +87,7 @@ snap() { (cd "$R/block" && grep -r . --include='*' ./*/queue | sort); }
 "${DLCTL[@]}" --help >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] && grep -q '^Usage:' "$tmp/out" && [ ! -s "$tmp/err" ]
 ok $? "--help: usage on stdout, exit 0"
-grep -qx ' async_depth .* (default 3/4 of nr_requests, 1\.\.2147483647)' "$tmp/out" &&
+grep -qx ' async_depth .* (default nr_requests, 1\.\.2147483647)' "$tmp/out" &&
 	grep -qx ' fifo_batch .* (default 32, 1\.\.65536)' "$tmp/out"
 ok $? "--help: a per-device default in words, a fixed one as its number"
 "${DLCTL[@]}" -V >"$tmp/out" 2>"$tmp/err"
@@ -151,7 +151,7 @@ dl show
 [ $st -eq 0 ] && [ "$(grep -c . "$tmp/out")" -eq 5 ] &&
 	head -1 "$tmp/out" | grep -qE '^NAME +SCHED +READ_EXPIRE +WRITE_EXPIRE +WRITES_STARVED +FIFO_BATCH +SEEK_COST +HASH_SHIFT +FRONT_MERGES +ASYNC_DEPTH$'
 ok $? "show: a header with one column per tunable, and a line per device"
-grep -qE '^vda +deadline-rb +500 +5000 +2 +32 +16 +10 +1 +192$' "$tmp/out" &&
+grep -qE '^vda +deadline-rb +500 +5000 +2 +32 +16 +10 +1 +256$' "$tmp/out" &&
 	grep -qE '^sda +mq-deadline *$' "$tmp/out" && grep -qE '^nvme0n1 +none *$' "$tmp/out"
 ok $? "show: schedulers, and tunables for deadline-rb devices only"
 dl show --json
@@ -162,7 +162,7 @@ assert [x["name"] for x in d] == ["nullb0", "nvme0n1", "sda", "vda"]
 assert by["vda"]["sched"] == "deadline-rb"
 assert by["vda"]["fifo_batch"] == 32 and by["vda"]["read_expire"] == 500
 assert by["vda"]["front_merges"] is True
-assert by["vda"]["async_depth"] == 192 and by["nullb0"]["async_depth"] == 48
+assert by["vda"]["async_depth"] == 256 and by["nullb0"]["async_depth"] == 64
 assert by["sda"]["fifo_batch"] is None and by["sda"]["front_merges"] is None
 assert by["sda"]["async_depth"] is None' "$tmp/out" 2>>"$tmp/err"
 ok $? "show --json (option after the command): flat records, typed, null elsewhere"
@@ -420,14 +420,14 @@ DLCTL_TEST_FAIL_WRITE=block/vda/queue/iosched/hash_shift dl reset
 ok $? "reset refused midway: nothing changed anywhere"
 dl set async_depth 7
 dl reset
-[ $st -eq 0 ] && [ "$(val vda async_depth)" = 192 ] && [ "$(val nullb0 async_depth)" = 48 ] &&
-	grep -qx 'vda.async_depth = 192' "$tmp/out" && grep -qx 'nullb0.async_depth = 48' "$tmp/out"
-ok $? "reset: async_depth back to 3/4 of each device's nr_requests (192 of 256, 48 of 64)"
+[ $st -eq 0 ] && [ "$(val vda async_depth)" = 256 ] && [ "$(val nullb0 async_depth)" = 64 ] &&
+	grep -qx 'vda.async_depth = 256' "$tmp/out" && grep -qx 'nullb0.async_depth = 64' "$tmp/out"
+ok $? "reset: async_depth back to each device's nr_requests (256, 64)"
 echo 10 >"$R/block/nullb0/queue/nr_requests"
 echo 1 >"$R/block/vda/queue/nr_requests"
 dl reset
-[ $st -eq 0 ] && [ "$(val nullb0 async_depth)" = 7 ] && [ "$(val vda async_depth)" = 1 ]
-ok $? "reset reads nr_requests as it is now: 7 for 10, and 1 (never 0) for 1"
+[ $st -eq 0 ] && [ "$(val nullb0 async_depth)" = 10 ] && [ "$(val vda async_depth)" = 1 ]
+ok $? "reset reads nr_requests as it is now: 10, and 1"
 dl set async_depth 5
 rm "$R/block/vda/queue/nr_requests"
 before=$(snap)
