@@ -14,7 +14,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
-#include <linux/timekeeping.h>
+#include <linux/jiffies.h>
 #include <trace/events/block.h>
 
 #include "elevator.h"
@@ -44,14 +44,17 @@ struct dlrb_data {
 };
 
 /*
- * The engine's clock: the coarse clock, which moves once a tick, as
- * mq-deadline's jiffies do.  Deadlines are milliseconds; reading the
- * clocksource on every insert and dispatch would be a hardware access
- * where that is the HPET (as in the QEMU guest).
+ * The engine's clock, in nanoseconds: jiffies, as mq-deadline's, which
+ * move once a tick and never back.  Deadlines are milliseconds; reading
+ * the clocksource on every insert and dispatch would be a hardware access
+ * where that is the HPET (as in the QEMU guest).  Not the coarse clock of
+ * ktime_get_coarse_ns(): that is wall time, which settimeofday() and NTP
+ * steps move (a clock set back an hour put off every deadline by an hour),
+ * and it costs a seqcount loop where jiffies are one load.
  */
 static u64 dlrb_now(void)
 {
-	return ktime_get_coarse_ns();
+	return jiffies64_to_nsecs(get_jiffies_64());
 }
 
 /*
@@ -123,6 +126,18 @@ static void dlrb_exit_sched(struct elevator_queue *eq)
  * (dlrb_forget()), so we let it be rather than fight the core.
  */
 
+/*
+ * Whether no request waits in the sort: then nothing can be merged with,
+ * neither through our hash and tree nor through q->last_merge and the
+ * core's hash, which hold only requests of ours.  Exact under the lock;
+ * without it, a hint (as has_work's peek).
+ */
+static bool dlrb_nothing_to_merge(struct dlrb_data *dd)
+{
+	return list_empty_careful(&dd->e.fifo[DLRB_READ]) &&
+	       list_empty_careful(&dd->e.fifo[DLRB_WRITE]);
+}
+
 /* A mergeable request ending at @end.  Unmergeable ones leave lazily. */
 static struct request *dlrb_back_candidate(struct dlrb_data *dd, sector_t end)
 {
@@ -179,6 +194,16 @@ static bool dlrb_bio_merge(struct request_queue *q, struct bio *bio,
 	struct dlrb_data *dd = q->elevator->elevator_data;
 	struct request *free = NULL;
 	bool ret;
+
+	/*
+	 * On a fast device the sort is empty at nearly every submission, and
+	 * the lock and the three lookups behind it are then most of what a
+	 * read costs us.  A request inserted meanwhile on another CPU is
+	 * missed as this bio's merge, and may still take the request that
+	 * the bio becomes, at insert (dlrb_insert_merge()).
+	 */
+	if (dlrb_nothing_to_merge(dd))
+		return false;
 
 	spin_lock(&dd->lock);
 	ret = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
@@ -238,6 +263,8 @@ static bool dlrb_insert_merge(struct request_queue *q, struct dlrb_data *dd,
 {
 	struct request *prev;
 
+	if (dlrb_nothing_to_merge(dd))
+		return false;
 	if (rq_mergeable(rq) && !blk_queue_noxmerges(q)) {
 		prev = dlrb_back_candidate(dd, blk_rq_pos(rq));
 		if (prev)
