@@ -34,6 +34,8 @@ KBUILD   = $(shell KERNEL=$(KERNEL) scripts/kernel.sh dir $(FLAVOUR))
 CPIO     = $(BUILD)/initramfs-$(KERNEL)-$(FLAVOUR).cpio
 # named after the kernel build, so a rebuilt kernel never meets stale objects
 MODDIR   = $(BUILD)/module-$(notdir $(KBUILD))
+# fifo-floor: a one-list FIFO elevator, the yardstick of tests and benchmarks
+FIFODIR  = $(BUILD)/fifo-floor-$(notdir $(KBUILD))
 
 .PHONY: help deps kernel module dlctl initramfs run check bench deb install clean distclean
 
@@ -73,6 +75,10 @@ module: $(KBUILD)/.built
 	@mkdir -p $(MODDIR)
 	@for f in kernel/Kbuild kernel/*.[ch]; do ln -sf $(CURDIR)/$$f $(MODDIR)/; done
 	@$(MAKE) -s -C $(KBUILD) M=$(CURDIR)/$(MODDIR) W=1 DLRB_VERSION=$(VERSION) modules
+	@mkdir -p $(FIFODIR)
+	@for f in tests/bench/fifo/Kbuild tests/bench/fifo/fifo-floor.c kernel/dlrb-compat.h; do \
+		ln -sf $(CURDIR)/$$f $(FIFODIR)/; done
+	@$(MAKE) -s -C $(KBUILD) M=$(CURDIR)/$(FIFODIR) W=1 modules
 
 # dlctl: the release build; with sanitizers and plain -g, and the test
 # hooks, for tests.
@@ -96,7 +102,8 @@ initramfs: $(CPIO)
 
 $(CPIO): module $(BUILD)/dlctl initramfs/build.sh initramfs/init initramfs/files.list \
 		$(wildcard tests/guest/*)
-	@initramfs/build.sh $(KBUILD)/usr/gen_init_cpio $(KBUILD)/modroot $@ $(MODDIR)/*.ko
+	@initramfs/build.sh $(KBUILD)/usr/gen_init_cpio $(KBUILD)/modroot $@ $(MODDIR)/*.ko \
+		$(FIFODIR)/fifo-floor.ko
 
 run: deps
 	@tests/vm shell

@@ -5,12 +5,22 @@
 # then the report.  Results (JSON, markdown, PNG) go to results/ (or
 # $BENCH_OUT) and the summary into README.md's Performance section.
 #
-#   BENCH_ROUNDS (default 5), BENCH_RUNTIME (seconds per run, default 3)
+# The guest is clocked by its instructions (VM_ICOUNT=2: one CPU, 4 ns per
+# guest instruction, see tests/vm), so that what the host's load does to
+# QEMU does not reach the figures: on a fast device they measure the CPU
+# cost per I/O, in guest instructions.
+#
+# Beside deadline-rb runs "dlrb-base": the scheduler as it was at
+# BENCH_BASE (a commit; default: before issue 12's round two), built from
+# that commit's kernel/ under another name, so that before and after are
+# measured in the same boot.  BENCH_BASE= (empty) leaves it out.
+#
+#   BENCH_ROUNDS (default 7), BENCH_RUNTIME (guest seconds per run, default 3)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 out=${BENCH_OUT:-$top/results}
-rounds=${BENCH_ROUNDS:-5}
+rounds=${BENCH_ROUNDS:-7}
 runtime=${BENCH_RUNTIME:-3}
 start=$SECONDS
 mkdir -p "$out/raw"
@@ -21,23 +31,44 @@ kbuild=$(scripts/kernel.sh dir release)
 echo "  BENCH   engine on the host (callgrind + wall time)"
 tests/bench/engine.sh >"$out/raw/engine.jsonl"
 
-echo "  BENCH   fifo-floor module"
-fifo=$top/build/bench-fifo-$(basename "$kbuild")
-mkdir -p "$fifo"
-ln -sf "$top/tests/bench/fifo/Kbuild" "$top/tests/bench/fifo/fifo-floor.c" \
-	"$top/kernel/dlrb-compat.h" "$fifo/"
-make -s -C "$kbuild" M="$fifo" W=1 modules
+files=()
+
+base=${BENCH_BASE-daf5a81^}
+if [ -n "$base" ]; then
+	rev=$(git rev-parse --short --verify -q "$base^{commit}" 2>/dev/null) ||
+		{ echo "run.sh: BENCH_BASE=$base: not a commit of this checkout" >&2; exit 1; }
+	echo "  BENCH   dlrb-base module: deadline-rb as of $rev"
+	bdir=$top/build/bench-base-$rev-$(basename "$kbuild")
+	rm -rf "$bdir"
+	mkdir -p "$bdir"
+	git archive "$rev" kernel/ | tar -x -C "$bdir" --strip-components=1
+	# another elevator and module name; no alias to clash with ours
+	sed -i 's/\.elevator_name = "deadline-rb"/.elevator_name = "dlrb-base"/;
+		/^MODULE_ALIAS(/d' "$bdir/dlrb-iosched.c"
+	grep -q '"dlrb-base"' "$bdir/dlrb-iosched.c" ||
+		{ echo "run.sh: $rev: no elevator_name to rename" >&2; exit 1; }
+	cat >"$bdir/Kbuild" <<-EOF
+	ccflags-y += -I\$(srctree)/block -DDLRB_VERSION='"base-$rev"'
+	obj-m += dlrb-base.o
+	dlrb-base-y := dlrb-iosched.o dlrb-engine.o
+	EOF
+	make -s -C "$kbuild" M="$bdir" W=1 modules
+	files+=(--file "$bdir/dlrb-base.ko")
+fi
 
 echo "  BENCH   schedulers in the guest: $rounds rounds of ${runtime} s runs"
-# 4 workloads x 6 schedulers per round, plus 9 policy runs of 2 x runtime
-limit=$(( (rounds * 24 * (runtime + 3)) + 9 * (2 * runtime + 3) + 300 ))
-tests/vm run -q --timeout "$limit" --file "$fifo/fifo-floor.ko" \
+# 4 workloads x 7 schedulers per round, plus 10 policy runs of 2 x runtime;
+# an instruction-clocked guest keeps about to its own clock here: 4x is
+# room for a busy host
+limit=$(( 4 * ((rounds * 28 * (runtime + 3)) + 10 * (2 * runtime + 3)) + 300 ))
+VM_ICOUNT=${VM_ICOUNT-2} tests/vm run -q --timeout "$limit" "${files[@]}" \
 	tests/bench/sched-guest.sh "$rounds" "$runtime" >"$out/raw/guest.log"
 
 cat >"$out/raw/meta.json" <<JSON
 {"date": "$(date -u +%Y-%m-%dT%H:%MZ)", "host": "$(nproc) cores, $(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -1)",
  "rounds": $rounds, "runtime": $runtime, "seconds": $((SECONDS - start)),
- "command": "make bench$( [ "$rounds" = 5 ] && [ "$runtime" = 3 ] || echo " BENCH_ROUNDS=$rounds BENCH_RUNTIME=$runtime")",
+ "icount": "${VM_ICOUNT-2}", "base": "${rev:-}",
+ "command": "make bench$( [ "$rounds" = 7 ] && [ "$runtime" = 3 ] || echo " BENCH_ROUNDS=$rounds BENCH_RUNTIME=$runtime")",
  "kernel": "$(cat "$kbuild/include/config/kernel.release")", "fio": "$(fio --version)"}
 JSON
 echo "  BENCH   report: $out/README.md"

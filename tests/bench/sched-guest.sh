@@ -21,8 +21,13 @@ scheds="deadline-rb mq-deadline kyber bfq none fifo-floor"
 
 die() { echo "sched-guest: $*" >&2; exit 1; }
 
-insmod /dlrb/files/fifo-floor.ko || die "cannot load fifo-floor.ko"
+modprobe fifo-floor || die "cannot load fifo-floor"
 modprobe deadline-rb || die "cannot load deadline-rb"
+# deadline-rb as it was before (tests/bench/run.sh, BENCH_BASE), if given
+if [ -f /dlrb/files/dlrb-base.ko ]; then
+	insmod /dlrb/files/dlrb-base.ko || die "cannot load dlrb-base.ko"
+	scheds="deadline-rb dlrb-base ${scheds#deadline-rb }"
+fi
 
 # nullb0: fast, no data (the CPU cost of the I/O path is all there is).
 # slow (configfs): one tag, 100 us per request, so requests queue in the

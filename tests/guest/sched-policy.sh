@@ -12,11 +12,16 @@
 # fifo_batch requests (each costs >= 1 unit) of 1 ms each.  100 ms more
 # absorb the emulated guest: its own CPU time per request is of the order
 # of the device's under TCG with KASAN, and grows when the host is busy (a
-# tighter margin, 50 ms, failed by 4 ms with a second guest running).  The
-# same flood under `none` shows what the sort and the merges are worth.
+# tighter margin, 50 ms, failed by 4 ms with a second guest running).
+#
+# The bound must be one that a plain FIFO fails: the write stream keeps
+# 512 requests queued, so a read behind them waits over half a second
+# under fifo-floor (a one-list FIFO elevator, built beside deadline-rb),
+# which the test asserts.  The same flood under `none` shows what the sort
+# and the merges are worth.
 . /tests/guest/lib.sh
 
-plan 11
+plan 13
 
 C_MS=1
 READ_EXPIRE=100
@@ -36,12 +41,12 @@ stat_field() { awk -v f="$1" '{ print $f }' /sys/block/$DEV/stat; }
 # counter NAME DIR(2=read,3=write) from deadline-rb's debugfs stats
 counter() { awk -v n="$1" -v c="$2" '$1 == n { print $c }' $STATS; }
 
-# flood: a sequential 4 KiB O_DIRECT write stream at depth 128, and a random
+# flood: a sequential 4 KiB O_DIRECT write stream at depth 512, and a random
 # reader at depth 8, so that both directions always have requests waiting
 flood() {
 	fio --output-format=terse --terse-version=3 \
 		--name=flood --filename=/dev/$DEV --direct=1 --ioengine=libaio \
-		--iodepth=128 --rw=write --bs=4k --size=512M --time_based --runtime=8 \
+		--iodepth=512 --rw=write --bs=4k --size=512M --time_based --runtime=8 \
 		--name=reader --filename=/dev/$DEV --direct=1 --ioengine=libaio \
 		--iodepth=8 --rw=randread --bs=4k --size=512M --time_based \
 		--runtime=6 --startdelay=1 >/tmp/flood-$1.out 2>&1
@@ -84,6 +89,15 @@ avg_rb=$((w_sec / w_ios))
 diag "deadline-rb: $w_ios write requests, $w_sec sectors, $avg_rb sectors each"
 [ "$avg_rb" -gt 8 ]
 ok $? "the disk saw merged writes: more than 8 sectors per request ($avg_rb)"
+
+# --- a plain FIFO at the same depth: the bound above is not one it keeps ---
+modprobe fifo-floor && echo fifo-floor >$Q/scheduler && echo 1024 >$Q/nr_requests
+ok $? "fifo-floor, a one-list FIFO elevator, 1024 requests deep"
+flood fifo-floor
+lat_fifo=$(read_lat_max_us reader /tmp/flood-fifo-floor.out)
+diag "fifo-floor: read latency max ${lat_fifo} us, bound ${BOUND_US} us"
+[ -n "$lat_fifo" ] && [ "$lat_fifo" -gt "$BOUND_US" ]
+ok $? "under a plain FIFO the same flood breaks that bound (${lat_fifo} us)"
 
 # --- none, for comparison: no sort, no merging, no batching ---
 echo none >$Q/scheduler

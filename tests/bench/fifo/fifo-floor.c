@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fifo-floor: the least a Linux 6.1 or 6.12 blk-mq elevator can do, built by `make
- * bench` as the yardstick for deadline-rb.  One spinlock, one list, first
- * in first out: no sorting, no merging, no accounting.  Whatever an
- * elevator costs beyond `none` (the scheduler tags, the insert and
- * dispatch calls, the lock) this one pays too, so deadline-rb's own cost
- * is what it spends above this floor.  Not for use on real disks.
+ * fifo-floor: the least a Linux 6.1 or 6.12 blk-mq elevator can do, built
+ * beside deadline-rb as the yardstick of `make bench` and of the policy
+ * test (a plain FIFO must fail the bounds deadline-rb promises).  One
+ * spinlock, one list, first in first out: no sorting, no merging, no
+ * accounting.  Whatever an elevator costs beyond `none` (the scheduler
+ * tags, the insert and dispatch calls, the lock) this one pays too, so
+ * deadline-rb's own cost is what it spends above this floor.  Not for use
+ * on real disks.
  */
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>
