@@ -123,6 +123,7 @@ install: $(BUILD)/dlctl
 	install -D -m 755 $(BUILD)/dlctl $(DESTDIR)$(PREFIX)/sbin/dlctl
 	install -D -m 644 man/dlctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/dlctl.8
 	install -D -m 644 man/deadline-rb.4 $(DESTDIR)$(PREFIX)/share/man/man4/deadline-rb.4
+	install -D -m 644 man/dlctl.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/dlctl.conf.5
 	install -D -m 644 dist/bash-completion/dlctl \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/dlctl
 

@@ -58,6 +58,59 @@ void free_names(char **names, size_t n)
 	free(names);
 }
 
+const char *dev_dir(void)
+{
+	return test_hook("DLCTL_TEST_DEV_DIR", "/dev");
+}
+
+int disk_ids(const char *disk, char ***ids, size_t *n)
+{
+	char dir[PATH_MAX], link[PATH_MAX], target[PATH_MAX];
+	struct dirent **des;
+	const char *base;
+	int nr, i, ret = 0;
+	ssize_t len;
+
+	*ids = NULL;
+	*n = 0;
+	snprintf(dir, sizeof(dir), "%s/disk/by-id", dev_dir());
+	nr = scandir(dir, &des, not_dot, alphasort);
+	if (nr < 0)
+		return errno == ENOENT ? 0 : -errno;
+	for (i = 0; i < nr; i++) {
+		char **v;
+
+		if (ret || (size_t)snprintf(link, sizeof(link), "%s/%s", dir,
+					    des[i]->d_name) >= sizeof(link))
+			goto next;
+		len = readlink(link, target, sizeof(target) - 1);
+		if (len < 0)
+			goto next;
+		target[len] = '\0';
+		base = strrchr(target, '/');
+		if (strcmp(base ? base + 1 : target, disk))
+			goto next;
+		v = realloc(*ids, (*n + 1) * sizeof(*v));
+		if (!v || !(v[*n] = strdup(des[i]->d_name))) {
+			if (v)
+				*ids = v;
+			ret = -ENOMEM;
+			goto next;
+		}
+		*ids = v;
+		(*n)++;
+next:
+		free(des[i]);
+	}
+	free(des);
+	if (ret) {
+		free_names(*ids, *n);
+		*ids = NULL;
+		*n = 0;
+	}
+	return ret;
+}
+
 static int set_dev(struct dev *d, const char *disk, const char *part, const char *node)
 {
 	d->disk = strdup(disk);

@@ -24,6 +24,7 @@
 enum {				/* which options a command takes */
 	TAKES_OUTPUT = 1 << 0,	/* -J -o -n -r -P --csv */
 	TAKES_PROFILE = 1 << 1,	/* -w -q -b --size ... */
+	TAKES_APPLY = 1 << 2,	/* --config --dry-run */
 };
 
 static const struct command {
@@ -45,6 +46,9 @@ static const struct command {
 	{ "stats", cmd_stats, TAKES_OUTPUT, "", "the scheduler's counters (needs debugfs)" },
 	{ "profile", cmd_profile, TAKES_OUTPUT | TAKES_PROFILE, " <param> <value>[,<value>...]...",
 	  "run a workload at each value, a row per value" },
+	{ "apply", cmd_apply, TAKES_APPLY, "",
+	  "carry out dlctl.conf and dlctl.d on the disks they match" },
+	{ "save", cmd_save, 0, "", "print deadline-rb disks' settings as configuration" },
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -85,6 +89,12 @@ static void usage(const struct command *cmd)
 		      " -h, --help             display this help; <command> --help for one command\n"
 		      " -V, --version          display version\n", stdout);
 	}
+	if (!cmd || cmd->takes & TAKES_APPLY)
+		fputs("\n"
+		      "Apply options:\n"
+		      "     --config <file>    this file instead of the standard places; repeatable\n"
+		      "     --dry-run          print what would change, change nothing\n",
+		      stdout);
 	if (!cmd || cmd->takes & TAKES_PROFILE)
 		fputs("\n"
 		      "Profile options:\n"
@@ -122,6 +132,7 @@ static int set_fmt(struct ctl *c, enum out_fmt fmt)
 
 enum {
 	OPT_SYSFS_ROOT = 256, OPT_CSV, OPT_RUNTIME, OPT_DURATION, OPT_SIZE, OPT_ALLOW_WRITE,
+	OPT_CONFIG, OPT_DRY_RUN,
 };
 
 static const struct option longopts[] = {
@@ -142,6 +153,8 @@ static const struct option longopts[] = {
 	{ "bs", required_argument, NULL, 'b' },
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "allow-write", no_argument, NULL, OPT_ALLOW_WRITE },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -172,7 +185,7 @@ static int parse_args(int argc, char **argv, struct ctl *c, const char ***devarg
 		      size_t *nr_devargs, unsigned int *takes, const char **first,
 		      bool *help, const char **root)
 {
-	static char names[2][40];
+	static char names[3][40];
 	const char **da;
 	int opt, ret = 0, li = -1;
 
@@ -221,6 +234,20 @@ static int parse_args(int argc, char **argv, struct ctl *c, const char ***devarg
 			c->allow_write = true;
 			need = TAKES_PROFILE;
 			break;
+		case OPT_CONFIG:
+			da = realloc(c->conf_files, (c->nr_conf_files + 1) * sizeof(*da));
+			if (!da) {
+				warnx_("%s", strerror(ENOMEM));
+				return 1;
+			}
+			c->conf_files = da;
+			da[c->nr_conf_files++] = optarg;
+			need = TAKES_APPLY;
+			break;
+		case OPT_DRY_RUN:
+			c->dry_run = true;
+			need = TAKES_APPLY;
+			break;
 		case ':':
 			return usage_error("option '%s' requires an argument",
 					   esc(argv[optind - 1]));
@@ -233,13 +260,14 @@ static int parse_args(int argc, char **argv, struct ctl *c, const char ***devarg
 		if (ret)
 			return ret;
 		if (need && !(*takes & need)) {
-			char *n = names[need == TAKES_PROFILE];
+			int k = need == TAKES_OUTPUT ? 0 : need == TAKES_PROFILE ? 1 : 2;
+			char *n = names[k];
 
 			if (li >= 0)
 				snprintf(n, sizeof(names[0]), "--%s", longopts[li].name);
 			else
 				snprintf(n, sizeof(names[0]), "-%c", opt);
-			first[need == TAKES_PROFILE] = n;
+			first[k] = n;
 		}
 		*takes |= need;
 		li = -1;
@@ -250,7 +278,7 @@ static int parse_args(int argc, char **argv, struct ctl *c, const char ***devarg
 int main(int argc, char **argv)
 {
 	static struct ctl c;
-	const char *root = getenv("DLCTL_SYSFS_ROOT"), *first[2] = { NULL, NULL };
+	const char *root = getenv("DLCTL_SYSFS_ROOT"), *first[3] = { NULL, NULL, NULL };
 	const char **devargs = NULL;
 	const struct command *cmd = NULL;
 	size_t nr_devargs = 0, i, outlen = 0;
@@ -290,6 +318,10 @@ int main(int argc, char **argv)
 		ret = usage_error("%s: applies to profile only", first[1]);
 		goto out;
 	}
+	if ((takes & TAKES_APPLY) && !(cmd->takes & TAKES_APPLY)) {
+		ret = usage_error("%s: applies to apply only", first[2]);
+		goto out;
+	}
 	if (root && !*root && root != getenv("DLCTL_SYSFS_ROOT")) {
 		warnx_("--sysfs-root: an empty path");
 		ret = 1;
@@ -317,8 +349,8 @@ int main(int argc, char **argv)
 	}
 	ret = cmd->fn(&c, argc - optind - 1, argv + optind + 1);
 	fclose(c.out_f);
-	/* Output only for a command that succeeded. */
-	if (!ret && outlen)
+	/* Output only for a command that succeeded (apply: what did apply). */
+	if ((!ret || c.partial) && outlen)
 		fwrite(outbuf, 1, outlen, stdout);
 out:
 	if (flush_stdout()) {
@@ -332,6 +364,7 @@ out:
 	}
 	free(outbuf);
 	free(devargs);
+	free(c.conf_files);
 	change_free(c.changes, c.nr_changes);
 	free_devs(&c.devs);
 	return ret < 0 ? 0 : ret;

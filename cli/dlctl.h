@@ -59,6 +59,9 @@ enum num_kind {
 const char *parse_num(const char *s, enum num_kind kind, uint64_t *out);
 /* A tunable's value; on error prints "dlctl: NAME: 'S': why" and fails. */
 int parse_value(const struct param *p, const char *s, uint32_t *val);
+/* The same, returning NULL or "NAME: 'S': why" (in @buf). */
+const char *value_error(const struct param *p, const char *s, uint32_t *val, char *buf,
+			size_t size);
 
 /* msg.c */
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -83,6 +86,10 @@ struct devs {
 /* Every entry of ROOT/block, sorted; -errno on failure. */
 int list_disks(char ***names, size_t *n);
 void free_names(char **names, size_t n);
+/* Device nodes: /dev (tests: DLCTL_TEST_DEV_DIR). */
+const char *dev_dir(void);
+/* @disk's names in /dev/disk/by-id (links to ../../DISK), sorted; -errno. */
+int disk_ids(const char *disk, char ***ids, size_t *n);
 /* -d's argument to a disk (and partition); prints why not and fails. */
 int resolve_dev(const char *arg, struct dev *d);
 int add_dev(struct devs *ds, const struct dev *d);
@@ -189,11 +196,16 @@ struct ctl {
 	/* profile's options, parsed with the rest */
 	const char *workload, *runtime, *duration, *iodepth, *bs, *size;
 	bool allow_write;
+	/* apply's options */
+	const char **conf_files;
+	size_t nr_conf_files;
+	bool dry_run;
 	size_t nr_devargs;	/* -d as given, before disks named twice merge */
 	/* what a command changed: undone when its output cannot be written */
 	struct change *changes;
 	size_t nr_changes;
 	bool changed;		/* every one of them applied */
+	bool partial;		/* output even on failure: what did apply (apply) */
 	/* after the output was written: what a command keeps in /run */
 	void (*commit)(struct ctl *c);
 };
@@ -206,6 +218,47 @@ int cmd_enable(struct ctl *c, int argc, char **argv);
 int cmd_disable(struct ctl *c, int argc, char **argv);
 int cmd_stats(struct ctl *c, int argc, char **argv);
 int cmd_profile(struct ctl *c, int argc, char **argv);
+int cmd_apply(struct ctl *c, int argc, char **argv);
+int cmd_save(struct ctl *c, int argc, char **argv);
+
+/* conf.c: dlctl.conf(5), the configuration apply carries out */
+enum match_kind { MATCH_NAME, MATCH_ID, MATCH_ROTATIONAL, MATCH_NONROTATIONAL, MATCH_ALL };
+
+struct conf_setting {
+	char key[32];		/* "scheduler", or a tunable */
+	char value[64];		/* as written */
+	uint32_t num;		/* a tunable's value, in its unit */
+	bool implicit;		/* scheduler = deadline-rb, since tunables are set */
+	const char *file;	/* where it was said */
+	unsigned int line;
+};
+
+struct conf_section {
+	enum match_kind kind;
+	char *glob;		/* [name GLOB], [id GLOB] */
+	struct conf_setting *set;
+	size_t n;
+	const char *file;
+	unsigned int line;
+};
+
+struct conf {
+	struct conf_section *sec;
+	size_t n;
+	char **names;		/* the files read, which settings point into */
+	size_t nr_names;
+};
+
+/*
+ * Read @files, or with none the standard places (dlctl.conf(5)).  A file
+ * with an error is reported and left out.  Returns how many were left
+ * out, or -1 when one cannot be read at all.
+ */
+int conf_read(struct conf *cf, const char *const *files, size_t nr_files);
+void conf_free(struct conf *cf);
+/* What @cf sets on @disk, a setting per key, the last one said winning. */
+int conf_for_disk(const struct conf *cf, const char *disk, struct conf_setting **out,
+		  size_t *nr);
 
 /* stats.c: debugfs sched/stats, "name read write" per line */
 struct counter {

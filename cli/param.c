@@ -136,7 +136,8 @@ const char *parse_num(const char *s, enum num_kind kind, uint64_t *out)
 	return kind_what[kind];
 }
 
-int parse_value(const struct param *p, const char *s, uint32_t *val)
+const char *value_error(const struct param *p, const char *s, uint32_t *val, char *buf,
+			size_t size)
 {
 	static const char *const on[] = { "1", "on", "yes", "true" };
 	static const char *const off[] = { "0", "off", "no", "false" };
@@ -148,24 +149,36 @@ int parse_value(const struct param *p, const char *s, uint32_t *val)
 		for (i = 0; i < 4; i++) {
 			if (strcasecmp(s, on[i]) == 0 || strcasecmp(s, off[i]) == 0) {
 				*val = strcasecmp(s, on[i]) == 0;
-				return 0;
+				return NULL;
 			}
 		}
-		warnx_("%s: '%s': not a boolean (0, 1, on, off, yes, no, true, false)",
-		       p->name, esc(s));
-		return -1;
+		snprintf(buf, size, "%s: '%s': not a boolean (0, 1, on, off, yes, no, true, false)",
+			 p->name, esc(s));
+		return buf;
 	}
 	why = parse_num(s, p->unit == UNIT_MS ? NUM_MS : NUM_PLAIN, &v);
 	if (!why && (v < p->min || v > p->max))
 		why = "out of range";
 	if (why) {
 		if (strcmp(why, "out of range") == 0)
-			warnx_("%s: '%s': out of range (%" PRIu32 "..%" PRIu32 "%s)", p->name,
-			       esc(s), p->min, p->max, p->unit == UNIT_MS ? " ms" : "");
+			snprintf(buf, size, "%s: '%s': out of range (%" PRIu32 "..%" PRIu32 "%s)",
+				 p->name, esc(s), p->min, p->max, p->unit == UNIT_MS ? " ms" : "");
 		else
-			warnx_("%s: '%s': %s", p->name, esc(s), why);
-		return -1;
+			snprintf(buf, size, "%s: '%s': %s", p->name, esc(s), why);
+		return buf;
 	}
 	*val = (uint32_t)v;
+	return NULL;
+}
+
+int parse_value(const struct param *p, const char *s, uint32_t *val)
+{
+	char buf[512];
+	const char *why = value_error(p, s, val, buf, sizeof(buf));
+
+	if (why) {
+		warnx_("%s", why);
+		return -1;
+	}
 	return 0;
 }

@@ -156,12 +156,6 @@ out:
 	return ret;
 }
 
-/* Device nodes for a bare -d name: /dev (tests: DLCTL_TEST_DEV_DIR). */
-static const char *dev_dir(void)
-{
-	return test_hook("DLCTL_TEST_DEV_DIR", "/dev");
-}
-
 struct profile {
 	const char *dev;		/* the queue: its tunables and counters */
 	const char *target;		/* where the I/O goes: dev or a partition */

@@ -6,7 +6,7 @@
 # -d forms, stats from debugfs.
 . /tests/guest/lib.sh
 
-plan 24
+plan 30
 
 # three disks: vda and nullb0 on deadline-rb, nullb1 on mq-deadline
 rmmod null_blk
@@ -95,5 +95,37 @@ dlctl -d vda disable >/dev/null
 rmmod deadline_rb
 dlctl -d vda enable >/dev/null && [ -d /sys/module/deadline_rb ] && [ "$(active_sched vda)" = deadline-rb ]
 ok $? "dlctl enable loads the module when it is not loaded"
+
+# apply and save on the real sysfs: a switch resets the tunables, and the
+# module is loaded by the switch itself
+mkdir -p /tmp/conf
+printf '[name nullb*]\nfifo_batch = 12\nread_expire = 250ms\n' >/tmp/conf/a.conf
+dlctl -d vda disable >/dev/null
+echo mq-deadline >/sys/block/nullb0/queue/scheduler
+echo none >/sys/block/nullb1/queue/scheduler
+rmmod deadline_rb
+out=$(dlctl apply --config /tmp/conf/a.conf)
+ok $? "dlctl apply --config: [name nullb*] fifo_batch, read_expire"
+[ "$(active_sched nullb0)" = deadline-rb ] && [ "$(active_sched nullb1)" = deadline-rb ] &&
+	[ "$(fb nullb0)" = 12 ] && [ "$(fb nullb1)" = 12 ] &&
+	[ "$(cat /sys/block/nullb1/queue/iosched/read_expire)" = 250 ]
+ok $? "... both null_blk disks switched (module loaded by the switch) and tuned"
+[ "$(active_sched vda)" != deadline-rb ] && echo "$out" | grep -qx 'nullb1: scheduler: none -> deadline-rb'
+ok $? "... vda, which it does not match, left alone; the switch printed"
+out=$(dlctl apply --config /tmp/conf/a.conf)
+[ $? -eq 0 ] && [ -z "$out" ]
+ok $? "a second apply changes nothing"
+echo 20 >/sys/block/nullb0/queue/iosched/seek_cost
+dlctl save -d nullb0 >/tmp/conf/saved.conf && echo mq-deadline >/sys/block/nullb0/queue/scheduler &&
+	dlctl apply --config /tmp/conf/saved.conf >/dev/null
+[ "$(active_sched nullb0)" = deadline-rb ] && [ "$(fb nullb0)" = 12 ] &&
+	[ "$(cat /sys/block/nullb0/queue/iosched/seek_cost)" = 20 ]
+ok $? "save, switch away (tunables lost), apply: all of them back"
+printf '[name nullb1]\nfifo_batch = 13\n[name nullb0]\nfifo_batch = 14\nseek_cost = 0\n' \
+	>/tmp/conf/bad.conf
+before=$(snap)
+dlctl apply --config /tmp/conf/bad.conf 2>/tmp/err
+[ $? -eq 2 ] && [ "$(snap)" = "$before" ] && grep -q '/tmp/conf/bad.conf:5: seek_cost' /tmp/err
+ok $? "a configuration error: exit 2, FILE:LINE named, nothing of the file applied"
 
 done_testing

@@ -131,7 +131,7 @@ fi
 ok $? "$bin --help lists the tunables"
 
 is "the command" "dlctl se" set
-is "every command" "dlctl " show get set reset enable disable stats profile
+is "every command" "dlctl " show get set reset enable disable stats profile apply save
 is "a command after an option and its argument" "dlctl -d vda ge" get
 is "a command after an attached option argument" "dlctl -dvda --json sh" show
 is "a parameter= form" "dlctl set fi" fifo_batch=
@@ -186,6 +186,8 @@ is "an output option for get" "dlctl get --no" --noheadings
 is "no option after --" "dlctl get -- --js"
 is "nothing for a number option" "dlctl profile -q "
 is "nothing for --duration=" "dlctl --help --duration="
+is "apply's options" "dlctl apply --" --device --sysfs-root --help --version --config --dry-run
+is "no apply option for set" "dlctl set --dry"
 has "directories for --sysfs-root" "dlctl --sysfs-root $tmp/r" "$tmp/root1" "$tmp/root2"
 comp "dlctl --sysfs-root $tmp/r"
 ! printf '%s\n' "${COMPREPLY[@]}" | grep -qxF "$tmp/rootfile"

@@ -77,9 +77,10 @@ ok $? "dlctl: version $version, amd64, depends on libc6 and libsmartcols1"
 files "$tool_deb" >"$tmp/tool.files"
 grep -qx /usr/sbin/dlctl "$tmp/tool.files" && grep -qx /usr/share/man/man8/dlctl.8.gz "$tmp/tool.files" &&
 	grep -qx /usr/share/man/man4/deadline-rb.4.gz "$tmp/tool.files" &&
+	grep -qx /usr/share/man/man5/dlctl.conf.5.gz "$tmp/tool.files" &&
 	grep -qx /usr/share/bash-completion/completions/dlctl "$tmp/tool.files"
-ok $? "dlctl ships /usr/sbin/dlctl, dlctl(8), deadline-rb(4) and its bash completion"
-! grep -v -e '^/usr/sbin/dlctl$' -e '^/usr/share/man/man[48]/' -e '^/usr/share/doc/dlctl/' -e '/$' \
+ok $? "dlctl ships /usr/sbin/dlctl, dlctl(8), deadline-rb(4), dlctl.conf(5) and its bash completion"
+! grep -v -e '^/usr/sbin/dlctl$' -e '^/usr/share/man/man[458]/' -e '^/usr/share/doc/dlctl/' -e '/$' \
 	-e '^/usr/share/bash-completion/completions/dlctl$' \
 	"$tmp/tool.files" | grep . >/dev/null
 ok $? "dlctl ships nothing else"

@@ -847,5 +847,199 @@ for sig in INT TERM; do
 	ok $? "SIG$sig mid-run (fifo_batch was $changed): exit 1, 32 restored, says so"
 done
 
+# --- apply and save: dlctl.conf(5) ---
+# The standard places under $C (DLCTL_TEST_CONF_ROOT), /dev/disk/by-id
+# under $tmp/dev (DLCTL_TEST_DEV_DIR): vda is wwn-0x5000c500a1b2c3d4 and
+# virtio-QM0001, nullb0 has no by-id name.
+C=$tmp/conf
+export DLCTL_TEST_CONF_ROOT=$C DLCTL_TEST_DEV_DIR=$tmp/dev
+mkdir -p "$tmp/dev/disk/by-id"
+ln -sf ../../vda "$tmp/dev/disk/by-id/wwn-0x5000c500a1b2c3d4"
+ln -sf ../../vda "$tmp/dev/disk/by-id/virtio-QM0001"
+ln -sf ../../vda1 "$tmp/dev/disk/by-id/virtio-QM0001-part1"
+ln -sf ../../sda "$tmp/dev/disk/by-id/ata-DISK_S1"
+fresh() {
+	local t
+	mkfake "$R"
+	# a fake sda cannot switch: give it deadline-rb's tunables up front
+	for t in read_expire write_expire writes_starved fifo_batch seek_cost hash_shift \
+		front_merges async_depth; do
+		cp "$R/block/nullb0/queue/iosched/$t" "$R/block/sda/queue/iosched/$t"
+	done
+	echo 64 >"$R/block/sda/queue/nr_requests"
+	rm -rf "$C"
+	mkdir -p "$C/etc/dlctl.d" "$C/usr/lib/dlctl.d"
+}
+conf() { cat >"$C/$1"; }
+
+fresh
+before=$(snap)
+dl apply
+[ $st -eq 0 ] && [ ! -s "$tmp/out" ] && [ "$(snap)" = "$before" ]
+ok $? "apply without any configuration: exit 0, nothing changed"
+
+conf etc/dlctl.d/50-sd.conf <<'CONF'
+# comment
+[name sd*]              # kernel name glob
+fifo_batch = 16
+CONF
+dl apply
+[ $st -eq 0 ] && [ "$(active sda)" = deadline-rb ] && [ "$(val sda fifo_batch)" = 16 ] &&
+	grep -qx 'sda: scheduler: mq-deadline -> deadline-rb' "$tmp/out" &&
+	grep -qx 'sda: fifo_batch: 32 -> 16' "$tmp/out" || { false; }
+ok $? "[name sd*] fifo_batch = 16: sda switched to deadline-rb (implied), fifo_batch 16"
+[ "$(val vda fifo_batch)" = 32 ] && [ "$(val nullb0 fifo_batch)" = 32 ] &&
+	[ "$(active nvme0n1)" = none ] && ! grep -q '^\(vda\|nullb0\|nvme0n1\)' "$tmp/out"
+ok $? "... the disks it does not match are untouched"
+before=$(snap)
+dl apply
+[ $st -eq 0 ] && [ ! -s "$tmp/out" ] && [ "$(snap)" = "$before" ]
+ok $? "apply a second time: changes nothing, prints nothing"
+echo 32 >"$R/block/sda/queue/iosched/fifo_batch"
+cp "$R/block/sda/queue/iosched/read_expire" "$tmp/re"
+dl apply --dry-run
+[ $st -eq 0 ] && [ "$(cat "$tmp/out")" = 'sda: fifo_batch: 32 -> 16' ] &&
+	[ "$(val sda fifo_batch)" = 32 ]
+ok $? "--dry-run: prints what would change, changes nothing"
+
+fresh
+conf etc/dlctl.d/50-id.conf <<'CONF'
+[id wwn-0x5000c500a1b2c3d4]
+read_expire = 250ms
+[id ata-*]
+scheduler = bfq
+CONF
+dl apply
+[ $st -eq 0 ] && [ "$(val vda read_expire)" = 250 ] && [ "$(active sda)" = bfq ] &&
+	[ "$(val nullb0 read_expire)" = 500 ]
+ok $? "[id GLOB]: by /dev/disk/by-id name (vda read_expire 250ms, sda bfq)"
+
+fresh
+echo 1 >"$R/block/nullb0/queue/rotational"
+echo 1 >"$R/block/sda/queue/rotational"
+echo 0 >"$R/block/vda/queue/rotational"
+conf etc/dlctl.conf <<'CONF'
+[rotational]
+seek_cost = 32
+[nonrotational]
+seek_cost = 4
+CONF
+dl -d nullb0 -d vda apply
+[ $st -eq 0 ] && [ "$(val nullb0 seek_cost)" = 32 ] && [ "$(val vda seek_cost)" = 4 ]
+ok $? "[rotational] and [nonrotational] by queue/rotational; -d limits apply to those disks"
+[ "$(active sda)" = mq-deadline ]
+ok $? "... and a disk not named with -d is left alone"
+
+fresh
+conf usr/lib/dlctl.d/10-a.conf <<<$'[name vda]\nfifo_batch = 8\nseek_cost = 8'
+conf etc/dlctl.d/10-a.conf <<<$'[name vda]\nfifo_batch = 12'
+conf usr/lib/dlctl.d/20-b.conf <<<$'[all]\nwrites_starved = 3\n[name nullb0]\nfifo_batch = 20'
+conf etc/dlctl.d/05-c.conf <<<$'[name nullb0]\nfifo_batch = 5\nhash_shift = 12'
+conf etc/dlctl.conf <<<$'[name nullb0]\nhash_shift = 14'
+dl -d vda -d nullb0 apply
+[ $st -eq 0 ] && [ "$(val vda fifo_batch)" = 12 ] && [ "$(val vda seek_cost)" = 16 ]
+ok $? "/etc/dlctl.d/10-a.conf hides /usr/lib/dlctl.d/10-a.conf whole"
+[ "$(val nullb0 fifo_batch)" = 20 ] && [ "$(val nullb0 hash_shift)" = 14 ] &&
+	[ "$(val vda writes_starved)" = 3 ]
+ok $? "files in name order over both places (20-b after 05-c), /etc/dlctl.conf last"
+
+# each broken file: FILE:LINE: why, nothing from it, the rest still applies, exit 2
+bad() {
+	fresh
+	printf '%b' "$2" >"$C/etc/dlctl.d/30-bad.conf"
+	conf etc/dlctl.d/40-good.conf <<<$'[name nullb0]\nfifo_batch = 7'
+	dl apply
+	[ $st -eq 2 ] && [ "$(val nullb0 fifo_batch)" = 7 ] && [ "$(val vda fifo_batch)" = 32 ] &&
+		[ "$(val vda read_expire)" = 500 ] &&
+		grep -qF "dlctl: $C/etc/dlctl.d/30-bad.conf:$3: " "$tmp/err" &&
+		grep -qF "$4" "$tmp/err"
+	ok $? "a broken file ($1): FILE:$3 named, nothing of it applied, the rest is, exit 2"
+}
+bad "unknown key" '[name vda]\nread_expire = 250\nfrob = 1\n' 3 "unknown key 'frob'"
+bad "bad value" '[name vda]\nread_expire = 250\nfifo_batch = 0\n' 3 "fifo_batch: '0': out of range"
+bad "a time that is not one" '[name vda]\nread_expire = 2 s\n' 2 "not a time"
+bad "unknown section type" '[name vda]\nread_expire = 250\n[disk vda]\n' 3 "unknown section type"
+bad "malformed line" '[name vda]\nread_expire 250\n' 2 "expected 'key = value'"
+bad "a setting before any section" '\nread_expire = 250\n[name vda]\n' 2 "before any section"
+bad "[name] without a glob" '[name]\nread_expire = 250\n' 1 "needs a glob"
+bad "[all] with a glob" '[all vda]\nread_expire = 250\n' 1 "takes no glob"
+bad "no closing bracket" '[name vda\nread_expire = 250\n' 1 "a section is"
+bad "no value" '[name vda]\nread_expire =\n' 2 "read_expire: no value"
+bad "a scheduler name that is none" '[name vda]\nscheduler = dead line\n' 2 "not a scheduler"
+bad "a NUL byte" '[name vda]\nread_expire = 250\0\n' 2 "a NUL byte"
+
+fresh
+mkdir -p "$R/block/zram0/queue"
+echo none >"$R/block/zram0/queue/scheduler"	# bio-based, as 6.1 and 6.12 show it
+conf etc/dlctl.conf <<<$'[all]\nwrites_starved = 4'
+dl -d vda -d nullb0 -d zram0 apply
+[ $st -eq 0 ] && [ "$(val vda writes_starved)" = 4 ] && [ "$(sched zram0)" = none ] &&
+	grep -q 'zram0: no I/O scheduler' "$tmp/err"
+ok $? "[all] leaves a bio-based device alone (and says so when it is named)"
+
+fresh
+conf etc/dlctl.conf <<<$'[name vda]\nscheduler = bfq\nfifo_batch = 8\n[name nullb0]\nfifo_batch = 9'
+dl apply
+[ $st -eq 1 ] && [ "$(active vda)" = deadline-rb ] && [ "$(val vda fifo_batch)" = 32 ] &&
+	[ "$(val nullb0 fifo_batch)" = 9 ] && grep -q 'vda: .*:3 sets fifo_batch.*chooses bfq' "$tmp/err"
+ok $? "tunables of deadline-rb on a disk given another scheduler: that disk refused, exit 1"
+
+fresh
+conf etc/dlctl.conf <<<$'[name sda]\nfifo_batch = 8\nseek_cost = 9\n[name vda]\nfifo_batch = 9'
+DLCTL_TEST_FAIL_WRITE=block/sda/queue/iosched/seek_cost dl apply
+[ $st -eq 1 ] && [ "$(active sda)" = mq-deadline ] && [ "$(val sda fifo_batch)" = 32 ] &&
+	[ "$(val vda fifo_batch)" = 9 ] && grep -qx 'vda: fifo_batch: 32 -> 9' "$tmp/out" &&
+	! grep -q '^sda' "$tmp/out" && grep -q 'sda: a tunable was refused' "$tmp/err"
+ok $? "a refused tunable: that disk back as it was, switch included; the others apply; exit 1"
+
+fresh
+conf etc/dlctl.conf <<<$'[all]\nfifo_batch = 8'
+dl -d vda1 apply
+[ $st -eq 2 ] && grep -q 'vda1: a partition' "$tmp/err" && [ "$(val vda fifo_batch)" = 32 ]
+ok $? "apply -d of a partition: usage error, nothing changed"
+dl apply --config
+[ $st -eq 2 ]
+ok $? "--config without a file: exit 2"
+dl show --dry-run
+[ $st -eq 2 ] && grep -q 'dry-run: applies to apply only' "$tmp/err"
+ok $? "--dry-run with another command: exit 2"
+fresh
+conf etc/dlctl.conf <<<$'[name sda]\nfifo_batch = 8\n[name vda]\nfifo_batch = 9'
+"${DLCTL[@]}" --sysfs-root "$R" apply >/dev/full 2>"$tmp/err"
+[ $? -eq 1 ] && [ "$(active sda)" = mq-deadline ] && [ "$(val vda fifo_batch)" = 32 ]
+ok $? "apply >/dev/full: exit 1, every disk undone"
+
+fresh
+conf etc/dlctl.conf <<<$'[name vda]\nfifo_batch = 8'
+printf '[name vda]\nfifo_batch = 3\n' >"$tmp/other.conf"
+dl apply --config "$tmp/other.conf"
+[ $st -eq 0 ] && [ "$(val vda fifo_batch)" = 3 ]
+ok $? "--config FILE: that file instead of the standard places"
+dl apply --config "$tmp/nosuch.conf"
+[ $st -eq 1 ] && grep -q 'nosuch.conf: No such file' "$tmp/err" && [ "$(val vda fifo_batch)" = 3 ]
+ok $? "--config of a missing file: exit 1, nothing changed"
+
+# save, then apply: the settings come back
+fresh
+echo 123 >"$R/block/vda/queue/iosched/read_expire"
+echo 0 >"$R/block/vda/queue/iosched/front_merges"
+echo 7 >"$R/block/nullb0/queue/iosched/fifo_batch"
+dl save
+cp "$tmp/out" "$tmp/saved.conf"
+[ $st -eq 0 ] && grep -qx '\[id wwn-0x5000c500a1b2c3d4\]' "$tmp/saved.conf" &&
+	grep -qx '\[name nullb0\]' "$tmp/saved.conf" && grep -qx 'read_expire = 123ms' "$tmp/saved.conf"
+ok $? "save: by wwn- id where the disk has one, by name where not, with units"
+saved=$(snap)
+fresh
+dl apply --config "$tmp/saved.conf"
+[ $st -eq 0 ] && [ "$(snap)" = "$saved" ]
+ok $? "save, then apply on fresh disks: every tunable as saved"
+dl -d sda save
+[ $st -eq 1 ] && [ ! -s "$tmp/out" ]
+ok $? "save -d of a disk not running deadline-rb: exit 1"
+unset DLCTL_TEST_CONF_ROOT
+export DLCTL_TEST_DEV_DIR=$D
+mkfake "$R"
+
 echo "1..$n"
 exit 0

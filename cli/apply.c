@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dlctl apply: carry out the configuration (conf.c) on every whole disk it
+ * matches, each disk all or nothing: the scheduler switched when it must
+ * be (writing the name loads the module), then the tunables that differ.
+ * A disk where something is refused is put back and reported; the others
+ * still apply.  A second run changes nothing.
+ *
+ * dlctl save: the settings of deadline-rb disks, as configuration.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dlctl.h"
+#include "sysfs.h"
+
+/* Keep @n changes of one disk with the run's, for an undo at output. */
+static int keep_changes(struct ctl *c, struct change *ch, size_t n)
+{
+	struct change *all;
+
+	if (!n)
+		return 0;
+	all = realloc(c->changes, (c->nr_changes + n) * sizeof(*all));
+	if (!all) {
+		warnx_("%s", strerror(ENOMEM));
+		return -1;
+	}
+	c->changes = all;
+	memcpy(all + c->nr_changes, ch, n * sizeof(*ch));
+	c->nr_changes += n;
+	return 0;
+}
+
+static const struct conf_setting *sched_setting(const struct conf_setting *set, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(set[i].key, "scheduler") == 0)
+			return &set[i];
+	return NULL;
+}
+
+/*
+ * A queue that offers schedulers ("[none] mq-deadline"), not a bio-based
+ * one (dm, md, zram), which 6.1 shows as a bare "none" and 6.12 as "none"
+ * too; a line of one other word is a test's fake tree.
+ */
+static bool has_scheduler(const char *disk)
+{
+	char line[512];
+
+	return sysfs_read(line, sizeof(line), "block/%s/queue/scheduler", disk) == 0 &&
+	       strcmp(line, "none");
+}
+
+/*
+ * Carry out @set on @disk.  Returns 0 (applied, or nothing to do), 1 when
+ * the disk was refused something and is as it was, -1 when it could not be
+ * put back.
+ */
+static int apply_disk(struct ctl *c, const char *disk, const struct conf_setting *set,
+		      size_t n, bool dry_run)
+{
+	const struct conf_setting *s = sched_setting(set, n);
+	struct change sw, *tun = NULL;
+	char cur[64], val[32];
+	bool switching;
+	size_t i, nt = 0;
+	int ret;
+
+	ret = active_sched(disk, cur, sizeof(cur));
+	if (ret) {
+		warnx_("%s: scheduler: %s", disk, ret == -ENOENT ? "no scheduler file" :
+		       strerror(-ret));
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (s && strcmp(s->value, SCHED) && strcmp(set[i].key, "scheduler")) {
+			warnx_("%s: %s:%u sets %s, a tunable of " SCHED ", but %s:%u "
+			       "chooses %s; nothing applied", disk, set[i].file, set[i].line,
+			       set[i].key, s->file, s->line, s->value);
+			return 1;
+		}
+	}
+	switching = s && strcmp(cur, s->value);
+	if (dry_run) {
+		if (switching)
+			fprintf(c->out_f, "%s: scheduler: %s -> %s\n", disk, cur, s->value);
+		for (i = 0; i < n; i++) {
+			const struct param *p = find_param(set[i].key);
+			char old[64] = "";
+			uint32_t def;
+
+			if (!p)
+				continue;
+			if (!switching) {
+				char attr[256];
+
+				if (iosched_attr(attr, sizeof(attr), disk, p->name) ||
+				    sysfs_read(old, sizeof(old), "%s", attr))
+					snprintf(old, sizeof(old), "?");
+			} else if (param_default(p, disk, &def) == 0) {
+				snprintf(old, sizeof(old), "%" PRIu32, def);
+			}
+			snprintf(val, sizeof(val), "%" PRIu32, set[i].num);
+			if (strcmp(old, val))
+				fprintf(c->out_f, "%s: %s: %s -> %s\n", disk, p->name,
+					*old ? old : "?", val);
+		}
+		return 0;
+	}
+
+	/* the switch first: the tunables are the new scheduler's */
+	if (switching) {
+		if (change_prepare(&sw, disk, "scheduler") || change_keep_queue(&sw, disk))
+			return 1;
+		snprintf(sw.new, sizeof(sw.new), "%s", s->value);
+		if (change_apply(&sw, 1)) {
+			if (!offers_sched(disk, s->value))
+				warnx_("%s: the kernel does not offer %s%s", disk, s->value,
+				       strcmp(s->value, SCHED) ? "" :
+				       "; is the module installed? (modinfo deadline-rb)");
+			free(sw.keep);
+			return 1;
+		}
+	}
+	tun = calloc(n ? n : 1, sizeof(*tun));
+	if (!tun) {
+		warnx_("%s", strerror(ENOMEM));
+		ret = 1;
+		goto undo;
+	}
+	for (i = 0; i < n; i++) {
+		const struct param *p = find_param(set[i].key);
+
+		/* p->name: the change outlives @set (an undo at output) */
+		if (!p)
+			continue;
+		if (change_prepare(&tun[nt], disk, p->name)) {
+			ret = 1;
+			goto undo;
+		}
+		snprintf(tun[nt].new, sizeof(tun[nt].new), "%" PRIu32, set[i].num);
+		if (strcmp(tun[nt].old, tun[nt].new))
+			nt++;
+	}
+	if (change_apply(tun, nt)) {
+		warnx_("%s: a tunable was refused; the disk is as it was", disk);
+		ret = 1;
+		goto undo;
+	}
+	/* applied: the run keeps the changes (and their kept values) */
+	if (switching) {
+		fprintf(c->out_f, "%s: scheduler: %s -> %s\n", disk, sw.old, sw.new);
+		if (keep_changes(c, &sw, 1))
+			free(sw.keep);
+	}
+	for (i = 0; i < nt; i++)
+		fprintf(c->out_f, "%s: %s: %s -> %s\n", disk, tun[i].what, tun[i].old,
+			tun[i].new);
+	if (keep_changes(c, tun, nt))
+		change_free(tun, nt);
+	else
+		free(tun);
+	return 0;
+undo:
+	if (switching) {
+		if (change_undo(&sw, 1))
+			ret = -1;
+		free(sw.keep);
+	}
+	change_free(tun, nt);
+	return ret;
+}
+
+int cmd_apply(struct ctl *c, int argc, char **argv)
+{
+	size_t i, nd = 0;
+	char **disks = NULL;
+	struct conf cf;
+	int ret = 0, r;
+
+	(void)argv;
+	if (argc)
+		return usage_error("apply takes no arguments, only -d, --config and --dry-run");
+	for (i = 0; i < c->devs.n; i++) {
+		if (c->devs.v[i].part) {
+			return usage_error("%s: a partition; apply acts on whole disks (-d %s)",
+					   c->devs.v[i].part, c->devs.v[i].disk);
+		}
+	}
+
+	r = conf_read(&cf, c->conf_files, c->nr_conf_files);
+	if (r < 0) {
+		conf_free(&cf);
+		return 1;
+	}
+	if (r > 0)
+		ret = EXIT_USAGE;	/* the rest applies; the status says */
+	if (!c->dry_run && take_lock()) {
+		conf_free(&cf);
+		return 1;
+	}
+
+	if (!c->explicit && (r = list_disks(&disks, &nd))) {
+		warnx_("%s/block: %s", sysfs_root(), strerror(-r));
+		conf_free(&cf);
+		return 1;
+	}
+	for (i = 0; i < (c->explicit ? c->devs.n : nd); i++) {
+		const char *disk = c->explicit ? c->devs.v[i].disk : disks[i];
+		struct conf_setting *set;
+		size_t n;
+
+		if (conf_for_disk(&cf, disk, &set, &n)) {
+			ret = ret ? ret : 1;
+			break;
+		}
+		if (n && !has_scheduler(disk)) {
+			/* bio-based (dm, md, zram): matched by a glob, nothing to do */
+			if (c->explicit)
+				warnx_("%s: no I/O scheduler (a bio-based device); left alone", disk);
+			n = 0;
+		}
+		r = n ? apply_disk(c, disk, set, n, c->dry_run) : 0;
+		free(set);
+		if (r && !ret)
+			ret = 1;
+		if (r < 0) {
+			warnx_("%s: could not be put back as it was", disk);
+			ret = 1;
+		}
+	}
+	free_names(disks, nd);
+	conf_free(&cf);
+	c->changed = c->nr_changes > 0;
+	c->partial = true;	/* what did apply is printed, whatever failed */
+	return ret;
+}
+
+/* The by-id name a disk is best kept by: wwn-, else the first; NULL if none. */
+static char *best_id(const char *disk)
+{
+	char **ids, *best = NULL;
+	size_t n, i;
+
+	if (disk_ids(disk, &ids, &n) || !n)
+		return NULL;
+	for (i = 0; i < n && strncmp(ids[i], "wwn-", 4); i++)
+		;
+	best = strdup(ids[i < n ? i : 0]);
+	free_names(ids, n);
+	return best;
+}
+
+int cmd_save(struct ctl *c, int argc, char **argv)
+{
+	size_t i, j;
+
+	(void)argv;
+	if (argc)
+		return usage_error("save takes no arguments");
+	if (select_dlrb(&c->devs, c->explicit, false))
+		return 1;
+	fprintf(c->out_f, "# deadline-rb settings, saved by dlctl %s; see dlctl.conf(5)\n",
+		DLCTL_VERSION);
+	for (i = 0; i < c->devs.n; i++) {
+		const char *disk = c->devs.v[i].disk;
+		char *id = best_id(disk);
+
+		fputc('\n', c->out_f);
+		if (id)
+			fprintf(c->out_f, "# %s\n[id %s]\n", disk, id);
+		else
+			fprintf(c->out_f, "# no /dev/disk/by-id name: by kernel name, "
+				"which may differ at the next boot\n[name %s]\n", disk);
+		free(id);
+		fprintf(c->out_f, "scheduler = %s\n", SCHED);
+		for (j = 0; j < nr_params; j++) {
+			char attr[256], val[64];
+			int ret;
+
+			if (iosched_attr(attr, sizeof(attr), disk, params[j].name))
+				return 1;
+			ret = sysfs_read(val, sizeof(val), "%s", attr);
+			if (ret == -ENOENT)
+				continue;	/* a tunable this module does not have */
+			if (ret) {
+				warnx_("%s: %s: %s", disk, params[j].name, strerror(-ret));
+				return 1;
+			}
+			fprintf(c->out_f, "%s = %s%s\n", params[j].name, val,
+				params[j].unit == UNIT_MS ? "ms" : "");
+		}
+	}
+	return 0;
+}

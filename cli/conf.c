@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dlctl: the configuration that `dlctl apply` carries out, in the places
+ * and with the precedence of sysctl.d(5):
+ *
+ *   /usr/lib/dlctl.d/ *.conf, /etc/dlctl.d/ *.conf  sorted by file name over
+ *                                                  both; /etc hides /usr/lib
+ *   /etc/dlctl.conf                                last
+ *
+ * A file is sections of settings (dlctl.conf(5)):
+ *
+ *   [name sd*]        kernel names, a glob
+ *   [id wwn-0x5000*]  a glob over the disk's /dev/disk/by-id/ names
+ *   [rotational]  [nonrotational]  [all]
+ *   scheduler = deadline-rb
+ *   fifo_batch = 16
+ *
+ * For one disk, the sections that match it are taken in order and a later
+ * setting of a key wins.  A file with any error is reported (FILE:LINE:
+ * why) and none of it is used.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dlctl.h"
+#include "sysfs.h"
+
+static const char *const section_kinds[] = {
+	[MATCH_NAME] = "name", [MATCH_ID] = "id", [MATCH_ROTATIONAL] = "rotational",
+	[MATCH_NONROTATIONAL] = "nonrotational", [MATCH_ALL] = "all",
+};
+
+/* The root the standard places are under: "" but in a test build. */
+static const char *conf_root(void)
+{
+	return test_hook("DLCTL_TEST_CONF_ROOT", "");
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+/* A scheduler's name as the kernel spells them: [a-z0-9_-], 1..15. */
+static bool sched_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n && n < 16 && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-") == n;
+}
+
+static int add_setting(struct conf_section *sec, const char *key, const char *value,
+		       uint32_t num, const char *file, unsigned int line)
+{
+	struct conf_setting *s = realloc(sec->set, (sec->n + 1) * sizeof(*s));
+
+	if (!s)
+		return -1;
+	sec->set = s;
+	s += sec->n++;
+	memset(s, 0, sizeof(*s));
+	snprintf(s->key, sizeof(s->key), "%s", key);
+	snprintf(s->value, sizeof(s->value), "%s", value);
+	s->num = num;
+	s->file = file;
+	s->line = line;
+	return 0;
+}
+
+/* "[kind glob]": the section, or why not. */
+static const char *parse_section(char *s, struct conf_section *sec)
+{
+	char *end = strchr(s, ']'), *arg;
+	size_t k;
+
+	if (!end || trim(end + 1)[0])
+		return "a section is [kind] or [kind glob], alone on its line";
+	*end = '\0';
+	s = trim(s + 1);
+	arg = s + strcspn(s, " \t");
+	if (*arg)
+		*arg++ = '\0';
+	arg = trim(arg);
+	for (k = 0; k < sizeof(section_kinds) / sizeof(section_kinds[0]); k++)
+		if (strcmp(s, section_kinds[k]) == 0)
+			break;
+	if (k == sizeof(section_kinds) / sizeof(section_kinds[0]))
+		return "unknown section type (name, id, rotational, nonrotational, all)";
+	sec->kind = k;
+	if (k == MATCH_NAME || k == MATCH_ID) {
+		if (!*arg)
+			return k == MATCH_NAME ? "[name] needs a glob of kernel names" :
+			       "[id] needs a glob of /dev/disk/by-id/ names";
+		if (strchr(arg, '/') || strcspn(arg, " \t") != strlen(arg))
+			return "a glob is one word, without '/'";
+		sec->glob = strdup(arg);
+		if (!sec->glob)
+			return strerror(ENOMEM);
+	} else if (*arg) {
+		return "this section type takes no glob";
+	}
+	return NULL;
+}
+
+/*
+ * One file into @cf's sections.  Returns 0, 1 when the file has an error
+ * (reported, and @cf left as it was), -1 when it cannot be read.
+ */
+static int read_file(struct conf *cf, const char *path)
+{
+	struct conf_section *secs = NULL, *cur = NULL;
+	size_t nsecs = 0, cap = 0, i;
+	unsigned int lineno = 0;
+	char *line = NULL, *name;
+	const char *why = NULL;
+	size_t len = 0;
+	char msg[512];
+	ssize_t got;
+	FILE *f;
+	int ret = 0;
+
+	name = strdup(path);
+	if (!name) {
+		warnx_("%s", strerror(ENOMEM));
+		return -1;
+	}
+	f = fopen(path, "re");
+	if (!f) {
+		warnx_("%s: %s", path, strerror(errno));
+		free(name);
+		return -1;
+	}
+	while (!why && (got = getline(&line, &len, f)) != -1) {
+		char *s, *eq, *key, *val;
+		const struct param *p;
+		uint32_t num = 0;
+
+		lineno++;
+		if ((size_t)got != strlen(line)) {
+			why = "a NUL byte in the line";
+			break;
+		}
+		line[strcspn(line, "#\n")] = '\0';
+		s = trim(line);
+		if (!*s)
+			continue;
+		if (*s == '[') {
+			if (nsecs == cap) {
+				struct conf_section *n;
+
+				cap = cap ? 2 * cap : 8;
+				n = realloc(secs, cap * sizeof(*n));
+				if (!n) {
+					why = strerror(ENOMEM);
+					break;
+				}
+				secs = n;
+			}
+			cur = &secs[nsecs++];
+			memset(cur, 0, sizeof(*cur));
+			cur->file = name;
+			cur->line = lineno;
+			why = parse_section(s, cur);
+			continue;
+		}
+		eq = strchr(s, '=');
+		if (!eq) {
+			why = "expected 'key = value' or '[section]'";
+			break;
+		}
+		*eq = '\0';
+		key = trim(s);
+		val = trim(eq + 1);
+		if (!cur) {
+			why = "a setting before any section";
+		} else if (!*key) {
+			why = "a setting without a key";
+		} else if (!*val) {
+			snprintf(msg, sizeof(msg), "%s: no value", esc(key));
+			why = msg;
+		} else if (strcmp(key, "scheduler") == 0) {
+			if (!sched_name_ok(val)) {
+				snprintf(msg, sizeof(msg), "scheduler: '%s': not a scheduler's name",
+					 esc(val));
+				why = msg;
+			}
+		} else if (!(p = find_param(key))) {
+			snprintf(msg, sizeof(msg), "unknown key '%s' (scheduler, or a tunable: "
+				 "dlctl --help lists them)", esc(key));
+			why = msg;
+		} else {
+			why = value_error(p, val, &num, msg, sizeof(msg));
+		}
+		if (!why && add_setting(cur, key, val, num, name, lineno))
+			why = strerror(ENOMEM);
+	}
+	if (!why && ferror(f))
+		why = strerror(errno ? errno : EIO);
+	fclose(f);
+	free(line);
+
+	/* a section that sets tunables runs deadline-rb unless it says */
+	for (i = 0; !why && i < nsecs; i++) {
+		struct conf_section *sec = &secs[i];
+		bool tunables = false, sched = false;
+		size_t j;
+
+		for (j = 0; j < sec->n; j++) {
+			sched |= strcmp(sec->set[j].key, "scheduler") == 0;
+			tunables |= strcmp(sec->set[j].key, "scheduler") != 0;
+		}
+		if (tunables && !sched) {
+			if (add_setting(sec, "scheduler", SCHED, 0, name, sec->line)) {
+				why = strerror(ENOMEM);
+				break;
+			}
+			/* first, so that the section's own order stays */
+			memmove(sec->set + 1, sec->set, (sec->n - 1) * sizeof(*sec->set));
+			sec->set[0].implicit = true;
+			snprintf(sec->set[0].key, sizeof(sec->set[0].key), "scheduler");
+			snprintf(sec->set[0].value, sizeof(sec->set[0].value), SCHED);
+			sec->set[0].file = name;
+			sec->set[0].line = sec->line;
+			sec->set[0].num = 0;
+		}
+	}
+
+	if (why) {
+		warnx_("%s:%u: %s; nothing from this file is applied", path, lineno, why);
+		for (i = 0; i < nsecs; i++) {
+			free(secs[i].glob);
+			free(secs[i].set);
+		}
+		free(secs);
+		free(name);
+		return 1;
+	}
+	if (nsecs) {
+		struct conf_section *all = realloc(cf->sec, (cf->n + nsecs) * sizeof(*all));
+
+		if (!all) {
+			warnx_("%s", strerror(ENOMEM));
+			ret = -1;
+		} else {
+			cf->sec = all;
+			memcpy(cf->sec + cf->n, secs, nsecs * sizeof(*secs));
+			cf->n += nsecs;
+		}
+	}
+	free(secs);
+	if (ret == 0) {
+		char **names = realloc(cf->names, (cf->nr_names + 1) * sizeof(*names));
+
+		if (names) {
+			cf->names = names;
+			names[cf->nr_names++] = name;	/* the sections point at it */
+			return 0;
+		}
+		warnx_("%s", strerror(ENOMEM));
+		ret = -1;
+	}
+	free(name);	/* unreachable sections may point at it: conf is dropped */
+	return ret;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const char *const *x = a, *const *y = b;
+
+	return strcmp(strrchr(*x, '/') + 1, strrchr(*y, '/') + 1);
+}
+
+/* Add DIR/ *.conf to @paths, but names already there from a later place. */
+static int scan_dir(const char *dir, char ***paths, size_t *n)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	size_t i;
+
+	if (!d)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		char **np, *path;
+
+		if (de->d_name[0] == '.' || len < 6 || strcmp(de->d_name + len - 5, ".conf"))
+			continue;
+		for (i = 0; i < *n; i++)
+			if (strcmp(strrchr((*paths)[i], '/') + 1, de->d_name) == 0)
+				break;
+		if (i < *n)
+			continue;	/* hidden by /etc's file of that name */
+		np = realloc(*paths, (*n + 1) * sizeof(*np));
+		if (!np || asprintf(&path, "%s/%s", dir, de->d_name) < 0) {
+			if (np)
+				*paths = np;
+			closedir(d);
+			return -ENOMEM;
+		}
+		*paths = np;
+		(*paths)[(*n)++] = path;
+	}
+	closedir(d);
+	return 0;
+}
+
+int conf_read(struct conf *cf, const char *const *files, size_t nr_files)
+{
+	static const char *const dirs[] = { "/etc/dlctl.d", "/usr/lib/dlctl.d" };
+	char **paths = NULL, path[PATH_MAX];
+	size_t n = 0, i;
+	int ret = 0, r;
+
+	memset(cf, 0, sizeof(*cf));
+	if (nr_files) {
+		for (i = 0; i < nr_files && ret >= 0; i++) {
+			r = read_file(cf, files[i]);
+			ret = r < 0 ? -1 : ret + r;
+		}
+		return ret;
+	}
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s%s", conf_root(), dirs[i]);
+		r = scan_dir(path, &paths, &n);
+		if (r) {
+			warnx_("%s: %s", path, strerror(-r));
+			ret = -1;
+			break;
+		}
+	}
+	if (ret == 0) {
+		if (n)
+			qsort(paths, n, sizeof(*paths), by_name);
+		for (i = 0; i < n && ret >= 0; i++) {
+			r = read_file(cf, paths[i]);
+			ret = r < 0 ? -1 : ret + r;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/etc/dlctl.conf", conf_root());
+	if (ret >= 0 && access(path, F_OK) == 0) {
+		r = read_file(cf, path);
+		ret = r < 0 ? -1 : ret + r;
+	}
+	for (i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	return ret;
+}
+
+void conf_free(struct conf *cf)
+{
+	size_t i;
+
+	for (i = 0; i < cf->n; i++) {
+		free(cf->sec[i].glob);
+		free(cf->sec[i].set);
+	}
+	free(cf->sec);
+	for (i = 0; i < cf->nr_names; i++)
+		free(cf->names[i]);
+	free(cf->names);
+	memset(cf, 0, sizeof(*cf));
+}
+
+/* Is one of @disk's /dev/disk/by-id/ names matched by @glob? */
+static bool id_matches(const char *disk, const char *glob)
+{
+	char **ids = NULL;
+	size_t n = 0, i;
+	bool hit = false;
+
+	if (disk_ids(disk, &ids, &n))
+		return false;
+	for (i = 0; i < n; i++)
+		hit |= fnmatch(glob, ids[i], 0) == 0;
+	free_names(ids, n);
+	return hit;
+}
+
+static bool section_matches(const struct conf_section *sec, const char *disk)
+{
+	char rot[16];
+
+	switch (sec->kind) {
+	case MATCH_NAME:
+		return fnmatch(sec->glob, disk, 0) == 0;
+	case MATCH_ID:
+		return id_matches(disk, sec->glob);
+	case MATCH_ROTATIONAL:
+	case MATCH_NONROTATIONAL:
+		if (sysfs_read(rot, sizeof(rot), "block/%s/queue/rotational", disk))
+			return false;
+		return (strcmp(rot, "1") == 0) == (sec->kind == MATCH_ROTATIONAL);
+	default:
+		return true;
+	}
+}
+
+int conf_for_disk(const struct conf *cf, const char *disk, struct conf_setting **out,
+		  size_t *nr)
+{
+	struct conf_setting *v = NULL;
+	size_t n = 0, i, j, k;
+
+	for (i = 0; i < cf->n; i++) {
+		const struct conf_section *sec = &cf->sec[i];
+
+		if (!section_matches(sec, disk))
+			continue;
+		for (j = 0; j < sec->n; j++) {
+			for (k = 0; k < n && strcmp(v[k].key, sec->set[j].key); k++)
+				;
+			if (k == n) {
+				struct conf_setting *nv = realloc(v, (n + 1) * sizeof(*nv));
+
+				if (!nv) {
+					free(v);
+					warnx_("%s", strerror(ENOMEM));
+					return -1;
+				}
+				v = nv;
+				n++;
+			}
+			v[k] = sec->set[j];	/* a later one wins */
+		}
+	}
+	*out = v;
+	*nr = n;
+	return 0;
+}
