@@ -85,7 +85,7 @@ is "$bad" 0 "every switch and tunable write of the flipper took effect"
 
 # --- hash_shift under load, with requests queued on a slow device ---
 rmmod null_blk
-modprobe null_blk nr_devices=1 gb=1 memory_backed=1 irqmode=2 completion_nsec=200000 \
+modprobe null_blk nr_devices=1 gb=1 memory_backed=1 irqmode=2 completion_nsec=1000000 \
 	hw_queue_depth=2
 echo deadline-rb >/sys/block/nullb0/queue/scheduler
 echo 1024 >/sys/block/nullb0/queue/nr_requests
