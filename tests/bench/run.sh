@@ -58,8 +58,8 @@ fi
 
 echo "  BENCH   schedulers in the guest: $rounds rounds of ${runtime} s runs"
 # 4 workloads x 7 schedulers per round, plus 10 policy runs of 2 x runtime;
-# an instruction-clocked guest keeps about to its own clock here: 4x is
-# room for a busy host
+# an instruction-clocked guest runs about as fast as its own clock here:
+# 4x is room for a busy host
 limit=$(( 4 * ((rounds * 28 * (runtime + 3)) + 10 * (2 * runtime + 3)) + 300 ))
 VM_ICOUNT=${VM_ICOUNT-2} tests/vm run -q --timeout "$limit" "${files[@]}" \
 	tests/bench/sched-guest.sh "$rounds" "$runtime" >"$out/raw/guest.log"

@@ -11,7 +11,7 @@
 # mq-deadline merges on the same batches.
 . /tests/guest/lib.sh
 
-plan 17
+plan 18
 
 DEV=nullb0
 Q=/sys/block/$DEV/queue
@@ -89,13 +89,31 @@ ok $? "the flipper went round $flips times (at least 6), every write accepted ($
 # come back at the head, onto the dispatch list
 nullb memory_backed=1 requeue=1,20,0,-1
 echo deadline-rb >$Q/scheduler
+# every insert shows as a block_rq_insert event, sorted or not (blktrace's
+# I): only the disk's events, in a buffer that holds them all
+T=/sys/kernel/tracing
+[ -d $T/events ] || mount -t tracefs none $T
+ev=$T/events/block/block_rq_insert
+IFS=: read -r maj min </sys/block/$DEV/dev
+echo 16384 >$T/buffer_size_kb
+echo "dev == $(( (maj << 20) | min ))" >$ev/filter
+: >$T/trace
+echo 1 >$ev/enable
 fio_verify requeue $DEV libaio 16M
 ok $? "fio verify with 20% of requests requeued: 0 errors"
+echo 0 >$ev/enable
+traced=$(grep -c ' block_rq_insert: ' $T/trace)
+echo 0 >$ev/filter
 diag "$(tr '\n' ' ' <$STATS)"
 req=$(( $(counter requeued 2) + $(counter requeued 3) ))
 uns=$(( $(counter unsorted 2) + $(counter unsorted 3) ))
+ins=$(( $(counter inserted 2) + $(counter inserted 3) ))
 [ "$req" -gt 0 ] && [ "$uns" -ge "$req" ]
 ok $? "requeued requests ($req) came back through the dispatch list ($uns unsorted)"
+# inserted counts a request once in the sort, unsorted each trip through
+# the dispatch list (every requeue above: at the head); once each, no more
+[ "$traced" -eq $((ins + uns)) ]
+ok $? "block_rq_insert traced every insert once, at the head too ($traced for $ins sorted, $uns unsorted)"
 
 # --- insert-time merges: batches of 32 random 4 KiB writes in a 256 KiB
 # region, each batch one io_submit (one plug), so that neighbours meet only
