@@ -45,19 +45,6 @@ static const struct conf_setting *sched_setting(const struct conf_setting *set, 
 }
 
 /*
- * A queue that offers schedulers ("[none] mq-deadline"), not a bio-based
- * one (dm, md, zram), which 6.1 shows as a bare "none" and 6.12 as "none"
- * too; a line of one other word is a test's fake tree.
- */
-static bool has_scheduler(const char *disk)
-{
-	char line[512];
-
-	return sysfs_read(line, sizeof(line), "block/%s/queue/scheduler", disk) == 0 &&
-	       strcmp(line, "none");
-}
-
-/*
  * Carry out @set on @disk.  Returns 0 (applied, or nothing to do), 1 when
  * the disk was refused something and is as it was, -1 when it could not be
  * put back.
@@ -220,7 +207,7 @@ int cmd_apply(struct ctl *c, int argc, char **argv)
 			ret = ret ? ret : 1;
 			break;
 		}
-		if (n && !has_scheduler(disk)) {
+		if (n && !offers_elevators(disk)) {
 			/* bio-based (dm, md, zram): matched by a glob, nothing to do */
 			if (c->explicit)
 				warnx_("%s: no I/O scheduler (a bio-based device); left alone", disk);

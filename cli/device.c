@@ -275,6 +275,23 @@ bool offers_sched(const char *disk, const char *name)
 	return false;
 }
 
+/*
+ * A request queue lists the schedulers it offers, the active one in
+ * brackets ("[none] mq-deadline").  One with nothing to offer reads as a
+ * bare "none": a bio-based device (zram, dm, md) on 6.1, and on 6.12, which
+ * has no such file for a bio-based one, a queue whose driver takes no
+ * scheduler (BLK_MQ_F_NO_SCHED).  No file is nothing to offer either.  A
+ * line of one other word is a test's fake tree, which keeps the word
+ * written without the brackets: a queue.
+ */
+bool offers_elevators(const char *disk)
+{
+	char line[512];
+
+	return sysfs_read(line, sizeof(line), "block/%s/queue/scheduler", disk) == 0 &&
+	       strcmp(line, "none");
+}
+
 int select_dlrb(struct devs *ds, bool explicit, bool none_ok)
 {
 	char sched[64], **disks;

@@ -102,6 +102,8 @@ void free_devs(struct devs *ds);
 int active_sched(const char *disk, char *buf, size_t size);
 /* Is @name one of the schedulers @disk offers? */
 bool offers_sched(const char *disk, const char *name);
+/* Does @disk offer schedulers at all, a request queue, not bio-based? */
+bool offers_elevators(const char *disk);
 /*
  * Without -d: every disk running deadline-rb (none is an error unless
  * @none_ok); with -d: each must run it.  Prints why and fails.

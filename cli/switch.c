@@ -109,16 +109,6 @@ static void kernel_default(const char *disk, char *buf, size_t size)
 		 offers_sched(disk, "mq-deadline") ? "mq-deadline" : "none");
 }
 
-/* A request queue lists its choices as "[none] mq-deadline"; 6.1 shows a
- * bio-based device (zram, dm, md) as a bare "none". */
-static bool has_elevators(const char *disk)
-{
-	char line[512];
-
-	return sysfs_read(line, sizeof(line), "block/%s/queue/scheduler", disk) == 0 &&
-	       strchr(line, '[');
-}
-
 /* Once the output is out, and so the switches stay: what /run keeps. */
 static void commit_enable(struct ctl *c)
 {
@@ -169,7 +159,7 @@ static int switch_devs(struct ctl *c, bool enable)
 
 			if (!c->changes[i].failed)
 				continue;
-			if (!has_elevators(dk))
+			if (!offers_elevators(dk))
 				warnx_("%s: a bio-based device, without I/O schedulers", dk);
 			else if (!offers_sched(dk, SCHED))
 				warnx_("%s: the kernel does not offer " SCHED

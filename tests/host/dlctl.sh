@@ -523,6 +523,24 @@ DLCTL_TEST_FAIL_WRITE=block/sda/queue/scheduler dl -d nvme0n1 -d sda enable
 [ $st -eq 1 ] && grep -q "dlctl: sda: scheduler: deadline-rb: Input/output error" "$tmp/err" &&
 	[ "$(active nvme0n1)" = none ] && [ ! -s "$tmp/out" ] && ! grep -q nvme0n1 "$tmp/err"
 ok $? "enable refused on sda: nvme0n1 switched back, exit 1"
+# why enable was refused: a bare "none" has no schedulers to offer; any
+# other line is a queue, bracketed as the kernel shows it or one word as a
+# fake tree keeps it
+mkdir -p "$R/block/zram0/queue"
+echo none >"$R/block/zram0/queue/scheduler"	# bio-based, as 6.1 shows it
+DLCTL_TEST_FAIL_WRITE=block/zram0/queue/scheduler dl -d zram0 enable
+[ $st -eq 1 ] && [ "$(sched zram0)" = none ] &&
+	grep -qx 'dlctl: zram0: a bio-based device, without I/O schedulers' "$tmp/err" &&
+	! grep -q 'does not offer' "$tmp/err"
+ok $? "enable refused on a bare none: a bio-based device, says so"
+for line in "[mq-deadline] kyber bfq none" "mq-deadline"; do
+	echo "$line" >"$R/block/sda/queue/scheduler"
+	DLCTL_TEST_FAIL_WRITE=block/sda/queue/scheduler dl -d sda enable
+	[ $st -eq 1 ] && grep -q 'sda: the kernel does not offer deadline-rb; is the module installed' "$tmp/err" &&
+		! grep -q 'bio-based' "$tmp/err"
+	ok $? "enable refused on '$line', without deadline-rb: not offered, not called bio-based"
+done
+mkfake "$R"
 dl -d vda disable
 dl get fifo_batch
 [ $st -eq 0 ] && [ "$(cat "$tmp/out")" = "nullb0.fifo_batch = 32" ]
