@@ -63,22 +63,26 @@ static bool sched_name_ok(const char *s)
 	return n && n < 16 && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-") == n;
 }
 
-static int add_setting(struct conf_section *sec, const char *key, const char *value,
-		       uint32_t num, const char *file, unsigned int line)
+/* A new setting at @pos of @sec's, those from @pos on one further; or NULL. */
+static struct conf_setting *add_setting(struct conf_section *sec, size_t pos, const char *key,
+					const char *value, uint32_t num, const char *file,
+					unsigned int line)
 {
 	struct conf_setting *s = realloc(sec->set, (sec->n + 1) * sizeof(*s));
 
 	if (!s)
-		return -1;
+		return NULL;
 	sec->set = s;
-	s += sec->n++;
+	memmove(s + pos + 1, s + pos, (sec->n - pos) * sizeof(*s));
+	sec->n++;
+	s += pos;
 	memset(s, 0, sizeof(*s));
 	snprintf(s->key, sizeof(s->key), "%s", key);
 	snprintf(s->value, sizeof(s->value), "%s", value);
 	s->num = num;
 	s->file = file;
 	s->line = line;
-	return 0;
+	return s;
 }
 
 /* "[kind glob]": the section, or why not. */
@@ -205,7 +209,7 @@ static int read_file(struct conf *cf, const char *path)
 		} else {
 			why = value_error(p, val, &num, msg, sizeof(msg));
 		}
-		if (!why && add_setting(cur, key, val, num, name, lineno))
+		if (!why && !add_setting(cur, cur->n, key, val, num, name, lineno))
 			why = strerror(ENOMEM);
 	}
 	if (!why && ferror(f))
@@ -217,6 +221,7 @@ static int read_file(struct conf *cf, const char *path)
 	for (i = 0; !why && i < nsecs; i++) {
 		struct conf_section *sec = &secs[i];
 		bool tunables = false, sched = false;
+		struct conf_setting *s;
 		size_t j;
 
 		for (j = 0; j < sec->n; j++) {
@@ -224,18 +229,13 @@ static int read_file(struct conf *cf, const char *path)
 			tunables |= strcmp(sec->set[j].key, "scheduler") != 0;
 		}
 		if (tunables && !sched) {
-			if (add_setting(sec, "scheduler", SCHED, 0, name, sec->line)) {
+			/* first, as if said on the section's line, before its own */
+			s = add_setting(sec, 0, "scheduler", SCHED, 0, name, sec->line);
+			if (!s) {
 				why = strerror(ENOMEM);
 				break;
 			}
-			/* first, so that the section's own order stays */
-			memmove(sec->set + 1, sec->set, (sec->n - 1) * sizeof(*sec->set));
-			sec->set[0].implicit = true;
-			snprintf(sec->set[0].key, sizeof(sec->set[0].key), "scheduler");
-			snprintf(sec->set[0].value, sizeof(sec->set[0].value), SCHED);
-			sec->set[0].file = name;
-			sec->set[0].line = sec->line;
-			sec->set[0].num = 0;
+			s->implicit = true;
 		}
 	}
 

@@ -921,6 +921,13 @@ dl apply --dry-run
 ok $? "--dry-run: prints what would change, changes nothing"
 
 fresh
+conf etc/dlctl.conf <<<$'[name sda]\nseek_cost = 9\nfifo_batch = 8'
+dl apply
+[ $st -eq 0 ] && [ "$(cat "$tmp/out")" = "$(printf '%s\n' 'sda: scheduler: mq-deadline -> deadline-rb' \
+	'sda: seek_cost: 16 -> 9' 'sda: fifo_batch: 32 -> 8')" ]
+ok $? "the implied scheduler first, then the section's tunables in its order, not dlctl's"
+
+fresh
 conf etc/dlctl.d/50-id.conf <<'CONF'
 [id wwn-0x5000c500a1b2c3d4]
 read_expire = 250ms
