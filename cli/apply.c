@@ -45,16 +45,67 @@ static const struct conf_setting *sched_setting(const struct conf_setting *set, 
 }
 
 /*
+ * The tunables of @set that differ on @disk, into @tun (*@nt of them): each
+ * from its value now, or with @unswitched (a dry run, the switch not made)
+ * from the default the switch would give it.  Fails, saying why, on a
+ * tunable that cannot be read.
+ */
+static int prepare_tunables(const char *disk, const struct conf_setting *set, size_t n,
+			    bool unswitched, struct change *tun, size_t *nt)
+{
+	size_t i;
+
+	*nt = 0;
+	for (i = 0; i < n; i++) {
+		const struct param *p = find_param(set[i].key);
+		struct change *ch = &tun[*nt];
+
+		/* p->name: the change outlives @set (an undo at output) */
+		if (!p)
+			continue;
+		if (!unswitched) {
+			if (change_prepare(ch, disk, p->name))
+				return -1;
+		} else {
+			uint32_t def;
+
+			memset(ch, 0, sizeof(*ch));
+			snprintf(ch->dev, sizeof(ch->dev), "%s", disk);
+			ch->what = p->name;
+			/* none to be had (param_default said why): shown as "?" */
+			if (param_default(p, disk, &def))
+				snprintf(ch->old, sizeof(ch->old), "?");
+			else
+				snprintf(ch->old, sizeof(ch->old), "%" PRIu32, def);
+		}
+		snprintf(ch->new, sizeof(ch->new), "%" PRIu32, set[i].num);
+		if (strcmp(ch->old, ch->new))
+			(*nt)++;
+	}
+	return 0;
+}
+
+/* @n changes on @disk as apply prints them, made or (a dry run) not. */
+static void print_changes(struct ctl *c, const char *disk, const struct change *ch, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		fprintf(c->out_f, "%s: %s: %s -> %s\n", disk, ch[i].what, ch[i].old, ch[i].new);
+}
+
+/*
  * Carry out @set on @disk.  Returns 0 (applied, or nothing to do), 1 when
  * the disk was refused something and is as it was, -1 when it could not be
- * put back.
+ * put back.  A dry run prepares the same changes and prints them, but
+ * makes none.
  */
 static int apply_disk(struct ctl *c, const char *disk, const struct conf_setting *set,
 		      size_t n, bool dry_run)
 {
 	const struct conf_setting *s = sched_setting(set, n);
 	struct change sw, *tun = NULL;
-	char cur[64], val[32];
+	char cur[64];
 	bool switching;
 	size_t i, nt = 0;
 	int ret;
@@ -74,39 +125,16 @@ static int apply_disk(struct ctl *c, const char *disk, const struct conf_setting
 		}
 	}
 	switching = s && strcmp(cur, s->value);
-	if (dry_run) {
-		if (switching)
-			fprintf(c->out_f, "%s: scheduler: %s -> %s\n", disk, cur, s->value);
-		for (i = 0; i < n; i++) {
-			const struct param *p = find_param(set[i].key);
-			char old[64] = "";
-			uint32_t def;
-
-			if (!p)
-				continue;
-			if (!switching) {
-				char attr[256];
-
-				if (iosched_attr(attr, sizeof(attr), disk, p->name) ||
-				    sysfs_read(old, sizeof(old), "%s", attr))
-					snprintf(old, sizeof(old), "?");
-			} else if (param_default(p, disk, &def) == 0) {
-				snprintf(old, sizeof(old), "%" PRIu32, def);
-			}
-			snprintf(val, sizeof(val), "%" PRIu32, set[i].num);
-			if (strcmp(old, val))
-				fprintf(c->out_f, "%s: %s: %s -> %s\n", disk, p->name,
-					*old ? old : "?", val);
-		}
-		return 0;
-	}
 
 	/* the switch first: the tunables are the new scheduler's */
 	if (switching) {
-		if (change_prepare(&sw, disk, "scheduler") || change_keep_queue(&sw, disk))
+		if (change_prepare(&sw, disk, "scheduler") ||
+		    (!dry_run && change_keep_queue(&sw, disk))) {
+			free(sw.keep);
 			return 1;
+		}
 		snprintf(sw.new, sizeof(sw.new), "%s", s->value);
-		if (change_apply(&sw, 1)) {
+		if (!dry_run && change_apply(&sw, 1)) {
 			if (!offers_sched(disk, s->value))
 				warnx_("%s: the kernel does not offer %s%s", disk, s->value,
 				       strcmp(s->value, SCHED) ? "" :
@@ -121,34 +149,25 @@ static int apply_disk(struct ctl *c, const char *disk, const struct conf_setting
 		ret = 1;
 		goto undo;
 	}
-	for (i = 0; i < n; i++) {
-		const struct param *p = find_param(set[i].key);
-
-		/* p->name: the change outlives @set (an undo at output) */
-		if (!p)
-			continue;
-		if (change_prepare(&tun[nt], disk, p->name)) {
-			ret = 1;
-			goto undo;
-		}
-		snprintf(tun[nt].new, sizeof(tun[nt].new), "%" PRIu32, set[i].num);
-		if (strcmp(tun[nt].old, tun[nt].new))
-			nt++;
+	if (prepare_tunables(disk, set, n, dry_run && switching, tun, &nt)) {
+		ret = 1;
+		goto undo;
 	}
-	if (change_apply(tun, nt)) {
+	if (!dry_run && change_apply(tun, nt)) {
 		warnx_("%s: a tunable was refused; the disk is as it was", disk);
 		ret = 1;
 		goto undo;
 	}
-	/* applied: the run keeps the changes (and their kept values) */
-	if (switching) {
-		fprintf(c->out_f, "%s: scheduler: %s -> %s\n", disk, sw.old, sw.new);
-		if (keep_changes(c, &sw, 1))
-			free(sw.keep);
+	if (switching)
+		print_changes(c, disk, &sw, 1);
+	print_changes(c, disk, tun, nt);
+	if (dry_run) {
+		change_free(tun, nt);
+		return 0;
 	}
-	for (i = 0; i < nt; i++)
-		fprintf(c->out_f, "%s: %s: %s -> %s\n", disk, tun[i].what, tun[i].old,
-			tun[i].new);
+	/* applied: the run keeps the changes (and their kept values) */
+	if (switching && keep_changes(c, &sw, 1))
+		free(sw.keep);
 	if (keep_changes(c, tun, nt))
 		change_free(tun, nt);
 	else

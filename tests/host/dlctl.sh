@@ -927,6 +927,38 @@ dl apply
 	'sda: seek_cost: 16 -> 9' 'sda: fifo_batch: 32 -> 8')" ]
 ok $? "the implied scheduler first, then the section's tunables in its order, not dlctl's"
 
+# a dry run prepares what apply would, and prints it the same way
+fresh
+conf etc/dlctl.conf <<<$'[name sda]\nseek_cost = 9\nfifo_batch = 8\nwrites_starved = 2\nasync_depth = 16'
+echo 7 >"$R/block/sda/queue/iosched/fifo_batch"
+echo 5 >"$R/block/sda/queue/iosched/writes_starved"
+echo 100 >"$R/block/sda/queue/iosched/async_depth"
+before=$(snap)
+dl apply --dry-run
+[ $st -eq 0 ] && [ "$(cat "$tmp/out")" = "$(printf '%s\n' 'sda: scheduler: mq-deadline -> deadline-rb' \
+	'sda: seek_cost: 16 -> 9' 'sda: fifo_batch: 32 -> 8' 'sda: async_depth: 64 -> 16')" ] &&
+	[ "$(snap)" = "$before" ]
+ok $? "--dry-run with a switch: from the defaults it gives (async_depth's nr_requests), not the values now"
+fresh
+conf etc/dlctl.conf <<<$'[name vda]\nseek_cost = 9\nfifo_batch = 8\nwrites_starved = 2'
+dl apply --dry-run
+cp "$tmp/out" "$tmp/dry"
+dry_st=$st
+dl apply
+[ $dry_st -eq 0 ] && [ $st -eq 0 ] && [ "$(cat "$tmp/out")" = "$(printf '%s\n' 'vda: seek_cost: 16 -> 9' \
+	'vda: fifo_batch: 32 -> 8')" ] && cmp -s "$tmp/dry" "$tmp/out"
+ok $? "--dry-run without a switch: the very lines apply then prints"
+fresh
+conf etc/dlctl.conf <<<$'[name vda]\nfifo_batch = 8\n[name nullb0]\nfifo_batch = 9'
+rm "$R/block/vda/queue/iosched/fifo_batch"
+mkdir "$R/block/vda/queue/iosched/fifo_batch"	# unreadable: EISDIR
+for a in --dry-run ""; do
+	dl apply $a
+	[ $st -eq 1 ] && [ "$(cat "$tmp/out")" = 'nullb0: fifo_batch: 32 -> 9' ] &&
+		grep -qx 'dlctl: vda: fifo_batch: Is a directory' "$tmp/err"
+	ok $? "apply ${a:-without --dry-run}: a disk with an unreadable tunable refused, the others go on"
+done
+
 fresh
 conf etc/dlctl.d/50-id.conf <<'CONF'
 [id wwn-0x5000c500a1b2c3d4]
