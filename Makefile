@@ -9,6 +9,7 @@ DLRB_CACHE ?= $(HOME)/.cache/deadline-rb#  kernel source and builds
 QEMU_ACCEL ?= tcg#                   tcg (default) or kvm (opt-in)
 PREFIX     ?= /usr/local#            make install: where dlctl and the pages go
 DESTDIR    ?=#                       make install: staging root
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d#  make install: the udev rule
 export KERNEL DLRB_CACHE QEMU_ACCEL
 
 ifeq ($(filter $(KERNEL),6.1 6.12),)
@@ -50,7 +51,7 @@ help:
 	@echo '  make dlctl        build the admin tool: build/dlctl'
 	@echo '  make initramfs    build the busybox initramfs for $$(FLAVOUR)'
 	@echo '  make deb          Debian packages deadline-rb-dkms and dlctl into build/deb/'
-	@echo '  make install      install dlctl, its man pages and bash completion under $$(DESTDIR)$$(PREFIX)'
+	@echo '  make install      install dlctl, its man pages, bash completion and udev rule under $$(DESTDIR)$$(PREFIX)'
 	@echo '  make clean        remove build/ (logs, initramfs); distclean also the kernel cache'
 	@echo 'variables:'
 	@echo '  KERNEL=$(KERNEL)  FLAVOUR=$(FLAVOUR)  DLRB_CACHE=$(DLRB_CACHE)  QEMU_ACCEL=$(QEMU_ACCEL)'
@@ -101,7 +102,7 @@ $(BUILD)/dlctl-debug: $(DLCTL_DEP)
 initramfs: $(CPIO)
 
 $(CPIO): module $(BUILD)/dlctl initramfs/build.sh initramfs/init initramfs/files.list \
-		$(wildcard tests/guest/*)
+		scripts/udev.sh dist/udev/60-dlctl.rules $(wildcard tests/guest/*)
 	@initramfs/build.sh $(KBUILD)/usr/gen_init_cpio $(KBUILD)/modroot $@ $(MODDIR)/*.ko \
 		$(FIFODIR)/fifo-floor.ko
 
@@ -126,6 +127,9 @@ install: $(BUILD)/dlctl
 	install -D -m 644 man/dlctl.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/dlctl.conf.5
 	install -D -m 644 dist/bash-completion/dlctl \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/dlctl
+	install -d $(DESTDIR)$(UDEVRULESDIR)
+	sed 's|@SBINDIR@|$(PREFIX)/sbin|' dist/udev/60-dlctl.rules \
+		>$(DESTDIR)$(UDEVRULESDIR)/60-dlctl.rules
 
 clean:
 	rm -rf $(BUILD)

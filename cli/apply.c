@@ -4,7 +4,8 @@
  * matches, each disk all or nothing: the scheduler switched when it must
  * be (writing the name loads the module), then the tunables that differ.
  * A disk where something is refused is put back and reported; the others
- * still apply.  A second run changes nothing.
+ * still apply.  A second run changes nothing.  A disk that dlctl disable
+ * switched off is left alone (switch.c).
  *
  * dlctl save: the settings of deadline-rb disks, as configuration.
  */
@@ -83,6 +84,34 @@ static int prepare_tunables(const char *disk, const struct conf_setting *set, si
 			(*nt)++;
 	}
 	return 0;
+}
+
+/*
+ * Is @disk as @set has it already?  Read without the lock, so that a run
+ * with nothing to do (udev's, at every event) need not wait for it; one
+ * with something to do reads again under it.
+ */
+static bool as_configured(const char *disk, const struct conf_setting *set, size_t n)
+{
+	char cur[64], attr[256], val[64], want[32];
+	size_t i;
+
+	if (active_sched(disk, cur, sizeof(cur)))
+		return false;
+	for (i = 0; i < n; i++) {
+		const struct param *p = find_param(set[i].key);
+
+		if (!p) {	/* the scheduler */
+			if (strcmp(cur, set[i].value))
+				return false;
+			continue;
+		}
+		snprintf(want, sizeof(want), "%" PRIu32, set[i].num);
+		if (iosched_attr(attr, sizeof(attr), disk, p->name) ||
+		    sysfs_read(val, sizeof(val), "%s", attr) || strcmp(val, want))
+			return false;
+	}
+	return true;
 }
 
 /* @n changes on @disk as apply prints them, made or (a dry run) not. */
@@ -187,6 +216,7 @@ int cmd_apply(struct ctl *c, int argc, char **argv)
 {
 	size_t i, nd = 0;
 	char **disks = NULL;
+	bool locked = c->dry_run;
 	struct conf cf;
 	int ret = 0, r;
 
@@ -207,10 +237,6 @@ int cmd_apply(struct ctl *c, int argc, char **argv)
 	}
 	if (r > 0)
 		ret = EXIT_USAGE;	/* the rest applies; the status says */
-	if (!c->dry_run && take_lock()) {
-		conf_free(&cf);
-		return 1;
-	}
 
 	if (!c->explicit && (r = list_disks(&disks, &nd))) {
 		warnx_("%s/block: %s", sysfs_root(), strerror(-r));
@@ -231,6 +257,22 @@ int cmd_apply(struct ctl *c, int argc, char **argv)
 			if (c->explicit)
 				warnx_("%s: no I/O scheduler (a bio-based device); left alone", disk);
 			n = 0;
+		}
+		if (n && disabled_by_hand(disk)) {
+			warnx_("%s: switched off by 'dlctl disable'; left alone until "
+			       "'dlctl enable -d %s'", disk, disk);
+			n = 0;
+		}
+		/* the lock only for a disk to change: udev runs this at every event */
+		if (n && as_configured(disk, set, n))
+			n = 0;
+		if (n && !locked) {
+			if (take_lock()) {
+				free(set);
+				ret = 1;
+				break;
+			}
+			locked = true;
 		}
 		r = n ? apply_disk(c, disk, set, n, c->dry_run) : 0;
 		free(set);

@@ -86,6 +86,7 @@ static void usage(const struct command *cmd)
 		      " -P, --pairs            KEY=\"value\" output\n"
 		      "     --csv              comma-separated values\n"
 		      "     --sysfs-root <dir> read sysfs from <dir> instead of /sys\n"
+		      "     --syslog           messages and output to syslog too (udev's rule)\n"
 		      " -h, --help             display this help; <command> --help for one command\n"
 		      " -V, --version          display version\n", stdout);
 	}
@@ -132,7 +133,7 @@ static int set_fmt(struct ctl *c, enum out_fmt fmt)
 
 enum {
 	OPT_SYSFS_ROOT = 256, OPT_CSV, OPT_RUNTIME, OPT_DURATION, OPT_SIZE, OPT_ALLOW_WRITE,
-	OPT_CONFIG, OPT_DRY_RUN,
+	OPT_CONFIG, OPT_DRY_RUN, OPT_SYSLOG,
 };
 
 static const struct option longopts[] = {
@@ -155,6 +156,7 @@ static const struct option longopts[] = {
 	{ "allow-write", no_argument, NULL, OPT_ALLOW_WRITE },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "syslog", no_argument, NULL, OPT_SYSLOG },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -219,6 +221,9 @@ static int parse_args(int argc, char **argv, struct ctl *c, const char ***devarg
 			break;
 		case OPT_SYSFS_ROOT:
 			*root = optarg;
+			break;
+		case OPT_SYSLOG:
+			log_to_syslog();
 			break;
 		case 'h':
 			*help = true;
@@ -352,6 +357,8 @@ int main(int argc, char **argv)
 	/* Output only for a command that succeeded (apply: what did apply). */
 	if ((!ret || c.partial) && outlen)
 		fwrite(outbuf, 1, outlen, stdout);
+	else
+		outlen = 0;
 out:
 	if (flush_stdout()) {
 		if (!ret && c.changed) {
@@ -359,8 +366,10 @@ out:
 			warnx_("the output could not be written, so the change was undone");
 		}
 		ret = 1;
-	} else if (!ret && c.commit) {
-		c.commit(&c);
+	} else {
+		if (!ret && c.commit)
+			c.commit(&c);
+		syslog_output(outbuf, outlen);
 	}
 	free(outbuf);
 	free(devargs);

@@ -66,6 +66,8 @@ const char *value_error(const struct param *p, const char *s, uint32_t *val, cha
 /* msg.c */
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_to_syslog(void);
+void syslog_output(const char *buf, size_t len);
 /* @s with control bytes and quotes escaped, for a message; 4 at a time. */
 const char *esc(const char *s);
 /* Flush stdout; on a write error say so.  Returns 0 or 1. */
@@ -104,6 +106,8 @@ int active_sched(const char *disk, char *buf, size_t size);
 bool offers_sched(const char *disk, const char *name);
 /* Does @disk offer schedulers at all, a request queue, not bio-based? */
 bool offers_elevators(const char *disk);
+/* Did dlctl disable switch @disk off (and no enable since)? (switch.c) */
+bool disabled_by_hand(const char *disk);
 /*
  * Without -d: every disk running deadline-rb (none is an error unless
  * @none_ok); with -d: each must run it.  Prints why and fails.

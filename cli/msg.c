@@ -2,18 +2,51 @@
 /*
  * dlctl: messages on stderr ("dlctl: vda: fifo_batch: Invalid argument"),
  * arguments escaped in them, and stdout checked at exit as util-linux's
- * close_stdout does.
+ * close_stdout does.  With --syslog (udev's rule) the messages and the
+ * output also go to syslog, where nobody reads udevd's pipes.
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 
 #include "dlctl.h"
 
+static bool to_syslog;
+
+void log_to_syslog(void)
+{
+	openlog("dlctl", LOG_PID, LOG_DAEMON);
+	to_syslog = true;
+}
+
+/* The output, a line a record, once it is out. */
+void syslog_output(const char *buf, size_t len)
+{
+	const char *nl;
+
+	while (to_syslog && len) {
+		nl = memchr(buf, '\n', len);
+		syslog(LOG_INFO, "%.*s", (int)(nl ? nl - buf : (ptrdiff_t)len), buf);
+		if (!nl)
+			break;
+		len -= (size_t)(nl + 1 - buf);
+		buf = nl + 1;
+	}
+}
+
 static void vmessage(const char *fmt, va_list ap, const char *tail)
 {
+	if (to_syslog) {
+		va_list aq;
+
+		va_copy(aq, ap);
+		vsyslog(LOG_WARNING, fmt, aq);
+		va_end(aq);
+	}
 	fputs("dlctl: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	fputs(tail, stderr);

@@ -3,7 +3,11 @@
  * dlctl: enable and disable, all devices or none.  enable records what
  * each device ran before (in /run/dlctl/before-enable-DISK, gone at reboot);
  * disable acts only on devices running deadline-rb and puts back that
- * record, or else what the kernel itself would choose.
+ * record, or else what the kernel itself would choose.  disable also leaves
+ * /run/dlctl/disabled-DISK, which `dlctl apply` (and so udev's rule) heeds
+ * until enable: a disk switched off by hand stays off.  Both files name the
+ * very disk they were written for, so that a disk added later under the
+ * same name is not mistaken for it.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -14,57 +18,80 @@
 #include "dlctl.h"
 #include "sysfs.h"
 
-static int record_path(char *buf, size_t size, const char *disk)
+static int record_path(char *buf, size_t size, const char *what, const char *disk)
 {
 	char name[300];
 
-	snprintf(name, sizeof(name), "before-enable-%s", disk);
+	snprintf(name, sizeof(name), "%s-%s", what, disk);
 	return run_path(buf, size, name);
 }
 
-/* "maj:min", or "" when sysfs does not say. */
-static void devno(const char *disk, char *buf, size_t size)
+/*
+ * The disk itself, not its name: "seq:N" from diskseq, which the kernel
+ * never gives twice in a boot; else "maj:min"; else "-".
+ */
+static void identity(const char *disk, char *buf, size_t size)
 {
-	if (sysfs_read(buf, size, "block/%s/dev", disk))
-		buf[0] = '\0';
+	char v[64];
+
+	if (!sysfs_read(v, sizeof(v), "block/%s/diskseq", disk))
+		snprintf(buf, size, "seq:%s", v);
+	else if (!sysfs_read(v, sizeof(v), "block/%s/dev", disk))
+		snprintf(buf, size, "%s", v);
+	else
+		snprintf(buf, size, "-");
 }
 
-static void record(const char *disk, const char *sched)
+/* Write "IDENTITY[ WORD]" to /run/dlctl/WHAT-DISK, or say why not. */
+static void record(const char *what, const char *disk, const char *word)
 {
-	char path[4096], dn[64];
+	char path[4096], id[80];
 	FILE *f;
 
-	devno(disk, dn, sizeof(dn));
-	if (record_path(path, sizeof(path), disk) || !(f = fopen(path, "we")) ||
-	    (fprintf(f, "%s %s\n", *dn ? dn : "-", sched) < 0) | fclose(f))
-		warnx_("%s: cannot record that it ran %s before (%s)", disk, sched, path);
+	identity(disk, id, sizeof(id));
+	if (record_path(path, sizeof(path), what, disk) || !(f = fopen(path, "we")) ||
+	    (fprintf(f, "%s%s%s\n", id, word ? " " : "", word ? word : "") < 0) | fclose(f))
+		warnx_("%s: cannot record %s (%s)", disk, what, path);
 }
 
-/* What @disk ran before enable, if recorded for this very device. */
-static bool recorded(const char *disk, char *sched, size_t size)
+/* The word of /run/dlctl/WHAT-DISK, if it was written for this very disk. */
+static bool recorded(const char *what, const char *disk, char *word, size_t size)
 {
-	char path[4096], dn[64], rdn[64], rs[64];
+	char path[4096], id[80], rid[80], rw[64] = "";
 	bool ok = false;
 	FILE *f;
 
-	if (record_path(path, sizeof(path), disk) || !(f = fopen(path, "re")))
+	if (record_path(path, sizeof(path), what, disk) || !(f = fopen(path, "re")))
 		return false;
-	devno(disk, dn, sizeof(dn));
-	if (fscanf(f, "%63s %63s", rdn, rs) == 2 && strcmp(rdn, *dn ? dn : "-") == 0 &&
-	    offers_sched(disk, rs)) {
-		snprintf(sched, size, "%s", rs);
+	identity(disk, id, sizeof(id));
+	if (fscanf(f, "%79s %63s", rid, rw) >= 1 && strcmp(rid, id) == 0) {
+		snprintf(word, size, "%s", rw);
 		ok = true;
 	}
 	fclose(f);
 	return ok;
 }
 
-static void forget(const char *disk)
+static void forget(const char *what, const char *disk)
 {
 	char path[4096];
 
-	if (!record_path(path, sizeof(path), disk))
+	if (!record_path(path, sizeof(path), what, disk))
 		unlink(path);
+}
+
+/* What @disk ran before enable, if recorded for it and still offered. */
+static bool ran_before(const char *disk, char *sched, size_t size)
+{
+	return recorded("before-enable", disk, sched, size) && *sched &&
+	       offers_sched(disk, sched);
+}
+
+bool disabled_by_hand(const char *disk)
+{
+	char w[64];
+
+	return recorded("disabled", disk, w, sizeof(w));
 }
 
 /*
@@ -114,17 +141,21 @@ static void commit_enable(struct ctl *c)
 {
 	size_t i;
 
-	for (i = 0; i < c->nr_changes; i++)
+	for (i = 0; i < c->nr_changes; i++) {
+		forget("disabled", c->changes[i].dev);
 		if (strcmp(c->changes[i].old, SCHED))
-			record(c->changes[i].dev, c->changes[i].old);
+			record("before-enable", c->changes[i].dev, c->changes[i].old);
+	}
 }
 
 static void commit_disable(struct ctl *c)
 {
 	size_t i;
 
-	for (i = 0; i < c->nr_changes; i++)
-		forget(c->changes[i].dev);
+	for (i = 0; i < c->nr_changes; i++) {
+		forget("before-enable", c->changes[i].dev);
+		record("disabled", c->changes[i].dev, NULL);
+	}
 }
 
 static int switch_devs(struct ctl *c, bool enable)
@@ -149,7 +180,7 @@ static int switch_devs(struct ctl *c, bool enable)
 			return 1;
 		if (enable)
 			snprintf(want, sizeof(want), SCHED);
-		else if (!recorded(dk, want, sizeof(want)))
+		else if (!ran_before(dk, want, sizeof(want)))
 			kernel_default(dk, want, sizeof(want));
 		snprintf(c->changes[i].new, sizeof(c->changes[i].new), "%s", want);
 	}

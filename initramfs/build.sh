@@ -11,8 +11,9 @@
 # MODULEs join them under extra/ with a fresh modules.dep, so that modprobe
 # (and loading a scheduler by name) finds them; a module built for another
 # kernel (vermagic) is refused.  The list fed to gen_init_cpio is
-# initramfs/files.list plus the generated entries below; it is kept next to
-# OUT as OUT.list for inspection.
+# initramfs/files.list plus the generated entries below (among them
+# Debian's systemd-udevd, from scripts/udev.sh); it is kept next to OUT as
+# OUT.list for inspection.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,6 +43,7 @@ done
 depmod -b "$stage" "$ver"
 mkdir -p "$(dirname "$out")"
 cd "$top"
+udev=$(scripts/udev.sh fetch)
 
 declare -A seen_dir=()
 emit_dirs() {
@@ -105,6 +107,20 @@ declare -A seen_file=()
 	# fio and every library it links; dlctl's (libsmartcols)
 	emit_elf "$(command -v fio)"
 	emit_libs build/dlctl
+
+	# Debian's systemd-udevd (udevadm under another name), the rules that
+	# make /dev/disk/by-id/ and watch disks, and dlctl's own rule
+	echo "file /bin/udevadm $udev/bin/udevadm 755 0 0"
+	emit_libs "$udev/bin/udevadm"
+	emit_dirs /lib/systemd/x
+	echo "slink /lib/systemd/systemd-udevd /bin/udevadm 777 0 0"
+	emit_dirs /lib/udev/rules.d/x
+	for r in 60-block.rules 60-persistent-storage.rules; do
+		echo "file /lib/udev/rules.d/$r $udev/lib/udev/rules.d/$r 644 0 0"
+	done
+	sed 's|@SBINDIR@|/usr/sbin|' dist/udev/60-dlctl.rules >"$out.60-dlctl.rules"
+	echo "file /lib/udev/rules.d/60-dlctl.rules $out.60-dlctl.rules 644 0 0"
+	emit_dirs /etc/udev/rules.d/x
 
 	# the project's guest tests and their helpers
 	echo "dir /tests 755 0 0"

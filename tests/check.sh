@@ -136,6 +136,7 @@ for kernel in "${kernels[@]}"; do
 	guest_tier sched-paths tests/guest/sched-paths.sh
 	guest_tier dlctl-guest tests/guest/dlctl.sh
 	guest_tier dlctl-profile tests/guest/profile.sh
+	guest_tier dlctl-udev tests/guest/udev.sh
 	echo "   $kernel guest tiers: $((SECONDS - tier_start)) s"
 done
 
@@ -146,6 +147,7 @@ for kernel in ${CHECK_STOCK_KERNELS:-debian-6.1 debian-6.12}; do
 	guest_tier sched-sysfs tests/guest/sched-sysfs.sh
 	guest_tier sched-io tests/guest/sched-io.sh
 	guest_tier dlctl-guest tests/guest/dlctl.sh
+	guest_tier dlctl-udev tests/guest/udev.sh
 	echo "   $kernel guest tiers: $((SECONDS - tier_start)) s"
 done
 

@@ -186,7 +186,7 @@ is "an output option for get" "dlctl get --no" --noheadings
 is "no option after --" "dlctl get -- --js"
 is "nothing for a number option" "dlctl profile -q "
 is "nothing for --duration=" "dlctl --help --duration="
-is "apply's options" "dlctl apply --" --device --sysfs-root --help --version --config --dry-run
+is "apply's options" "dlctl apply --" --device --sysfs-root --syslog --help --version --config --dry-run
 is "no apply option for set" "dlctl set --dry"
 has "directories for --sysfs-root" "dlctl --sysfs-root $tmp/r" "$tmp/root1" "$tmp/root2"
 comp "dlctl --sysfs-root $tmp/r"

@@ -18,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 version=$(scripts/version.sh)
 n=0
 
-echo "1..30"
+echo "1..32"
 ok() {
 	n=$((n + 1))
 	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
@@ -78,10 +78,11 @@ files "$tool_deb" >"$tmp/tool.files"
 grep -qx /usr/sbin/dlctl "$tmp/tool.files" && grep -qx /usr/share/man/man8/dlctl.8.gz "$tmp/tool.files" &&
 	grep -qx /usr/share/man/man4/deadline-rb.4.gz "$tmp/tool.files" &&
 	grep -qx /usr/share/man/man5/dlctl.conf.5.gz "$tmp/tool.files" &&
-	grep -qx /usr/share/bash-completion/completions/dlctl "$tmp/tool.files"
-ok $? "dlctl ships /usr/sbin/dlctl, dlctl(8), deadline-rb(4), dlctl.conf(5) and its bash completion"
+	grep -qx /usr/share/bash-completion/completions/dlctl "$tmp/tool.files" &&
+	grep -qx /lib/udev/rules.d/60-dlctl.rules "$tmp/tool.files"
+ok $? "dlctl ships /usr/sbin/dlctl, dlctl(8), deadline-rb(4), dlctl.conf(5), bash completion, the udev rule"
 ! grep -v -e '^/usr/sbin/dlctl$' -e '^/usr/share/man/man[458]/' -e '^/usr/share/doc/dlctl/' -e '/$' \
-	-e '^/usr/share/bash-completion/completions/dlctl$' \
+	-e '^/usr/share/bash-completion/completions/dlctl$' -e '^/lib/udev/rules.d/60-dlctl.rules$' \
 	"$tmp/tool.files" | grep . >/dev/null
 ok $? "dlctl ships nothing else"
 mkdir -p "$tmp/tool"
@@ -90,6 +91,16 @@ readelf -d "$tmp/tool/usr/sbin/dlctl" | grep 'NEEDED.*libc\.so' >/dev/null
 ok $? "the packaged dlctl is linked dynamically, as Debian policy wants"
 [ "$("$tmp/tool/usr/sbin/dlctl" --version)" = "dlctl $version" ]
 ok $? "the packaged dlctl --version says $version"
+grep -qx 'RUN+="/usr/sbin/dlctl --syslog apply -d $kernel"' "$tmp/tool/lib/udev/rules.d/60-dlctl.rules"
+ok $? "the packaged udev rule runs /usr/sbin/dlctl apply"
+
+# make install: the same files under PREFIX, the rule where udev reads it
+make -s install DESTDIR="$tmp/inst" PREFIX=/usr/local >"$tmp/inst.log" 2>&1 &&
+	[ -x "$tmp/inst/usr/local/sbin/dlctl" ] &&
+	[ -f "$tmp/inst/usr/local/share/man/man5/dlctl.conf.5" ] &&
+	grep -qx 'RUN+="/usr/local/sbin/dlctl --syslog apply -d $kernel"' \
+		"$tmp/inst/usr/local/lib/udev/rules.d/60-dlctl.rules"
+ok $? "make install PREFIX=/usr/local: dlctl, pages, and a rule in /usr/local/lib/udev/rules.d that runs it"
 
 # --- the unpacked package's source, built by the real dkms ---
 dkms_build() { # NAME TREE: dkms build of the unpacked package against NAME

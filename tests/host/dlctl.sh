@@ -885,6 +885,7 @@ fresh() {
 		cp "$R/block/nullb0/queue/iosched/$t" "$R/block/sda/queue/iosched/$t"
 	done
 	echo 64 >"$R/block/sda/queue/nr_requests"
+	rm -f "$DLCTL_TEST_RUN_DIR"/disabled-* "$DLCTL_TEST_RUN_DIR"/before-enable-*
 	rm -rf "$C"
 	mkdir -p "$C/etc/dlctl.d" "$C/usr/lib/dlctl.d"
 }
@@ -1094,6 +1095,88 @@ ok $? "save, then apply on fresh disks: every tunable as saved"
 dl -d sda save
 [ $st -eq 1 ] && [ ! -s "$tmp/out" ]
 ok $? "save -d of a disk not running deadline-rb: exit 1"
+
+# dlctl disable holds a disk off deadline-rb against apply (udev's rule)
+fresh
+conf etc/dlctl.conf <<'CONF'
+[name vda]
+fifo_batch = 20
+[name nullb0]
+fifo_batch = 20
+CONF
+echo 7 >"$R/block/vda/diskseq"
+echo 8 >"$R/block/nullb0/diskseq"
+dl -d vda disable
+off=$(active vda)
+dl apply
+[ $st -eq 0 ] && [ "$(active vda)" = "$off" ] && [ "$(val nullb0 fifo_batch)" = 20 ] &&
+	grep -qx "dlctl: vda: switched off by 'dlctl disable'; left alone until 'dlctl enable -d vda'" \
+		"$tmp/err" && ! grep -q '^vda' "$tmp/out"
+ok $? "apply after disable -d vda: vda left alone, saying so; nullb0 applied; exit 0"
+dl -d vda apply --dry-run
+[ $st -eq 0 ] && [ ! -s "$tmp/out" ] && grep -q "vda: switched off by 'dlctl disable'" "$tmp/err"
+ok $? "... and apply --dry-run -d vda shows nothing to change, saying why"
+echo 9 >"$R/block/vda/diskseq"
+dl apply
+[ $st -eq 0 ] && [ "$(active vda)" = deadline-rb ] && [ "$(val vda fifo_batch)" = 20 ]
+ok $? "a new disk under vda's name (another diskseq): applied, the hold was the old disk's"
+dl -d vda disable
+dl -d vda enable
+[ $st -eq 0 ] && [ ! -e "$DLCTL_TEST_RUN_DIR/disabled-vda" ]
+ok $? "enable lifts disable's hold"
+echo "mq-deadline kyber [bfq] deadline-rb none" >"$R/block/vda/queue/scheduler"
+dl apply
+[ $st -eq 0 ] && [ "$(active vda)" = deadline-rb ] && grep -qx 'vda: scheduler: bfq -> deadline-rb' "$tmp/out"
+ok $? "... so apply switches vda again"
+echo "mq-deadline kyber bfq [deadline-rb] none" >"$R/block/vda/queue/scheduler"
+"${DLCTL[@]}" --sysfs-root "$R" -d vda disable >/dev/full 2>/dev/null
+[ ! -e "$DLCTL_TEST_RUN_DIR/disabled-vda" ]
+ok $? "a disable undone (>/dev/full) leaves no hold"
+rm -f "$R/block/vda/diskseq" "$R/block/nullb0/diskseq"
+
+# apply takes the lock only for a disk it changes
+fresh
+flock "$DLCTL_TEST_RUN_DIR/lock" sleep 3 &
+lockpid=$!
+sleep 0.3
+t0=$SECONDS
+dl apply
+[ $st -eq 0 ] && [ $((SECONDS - t0)) -lt 2 ] && [ ! -s "$tmp/err" ]
+ok $? "apply with nothing configured does not wait for the lock"
+conf etc/dlctl.conf <<'CONF'
+[name nullb0]
+fifo_batch = 21
+CONF
+dl -d vda apply
+[ $st -eq 0 ] && [ $((SECONDS - t0)) -lt 2 ] && [ ! -s "$tmp/err" ]
+ok $? "... nor for a disk no section matches (-d vda)"
+dl -d nullb0 apply
+[ $st -eq 0 ] && [ "$(val nullb0 fifo_batch)" = 21 ] && grep -q 'waiting for another dlctl' "$tmp/err"
+ok $? "... but does for a disk it changes"
+wait "$lockpid"
+flock "$DLCTL_TEST_RUN_DIR/lock" sleep 3 &
+lockpid=$!
+sleep 0.3
+t0=$SECONDS
+dl -d nullb0 apply
+[ $st -eq 0 ] && [ $((SECONDS - t0)) -lt 2 ] && [ ! -s "$tmp/err" ] && [ ! -s "$tmp/out" ]
+ok $? "... nor for one that is as configured already"
+wait "$lockpid"
+
+# --syslog: messages and output to syslog too; stderr and stdout unchanged
+fresh
+conf etc/dlctl.d/50-good.conf <<'CONF'
+[name nullb0]
+fifo_batch = 22
+CONF
+conf etc/dlctl.conf <<'CONF'
+[name vda]
+seek_cost = 0
+CONF
+dl --syslog apply
+[ $st -eq 2 ] && [ "$(cat "$tmp/out")" = 'nullb0: fifo_batch: 32 -> 22' ] &&
+	grep -q "^dlctl: .*/etc/dlctl.conf:2: seek_cost: '0': out of range" "$tmp/err"
+ok $? "--syslog apply: the same output and messages on stdout and stderr"
 unset DLCTL_TEST_CONF_ROOT
 export DLCTL_TEST_DEV_DIR=$D
 mkfake "$R"
