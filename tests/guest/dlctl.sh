@@ -100,6 +100,9 @@ ok $? "dlctl enable loads the module when it is not loaded"
 # module is loaded by the switch itself
 mkdir -p /tmp/conf
 printf '[name nullb*]\nfifo_batch = 12\nread_expire = 250ms\n' >/tmp/conf/a.conf
+# disable above holds nullb0 and nullb1 off deadline-rb against apply
+# (udev.sh tests that); enable lifts it, then sysfs switches them away
+dlctl -d nullb0 -d nullb1 enable >/dev/null
 dlctl -d vda disable >/dev/null
 echo mq-deadline >/sys/block/nullb0/queue/scheduler
 echo none >/sys/block/nullb1/queue/scheduler
