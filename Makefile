@@ -37,6 +37,7 @@ CPIO     = $(BUILD)/initramfs-$(KERNEL)-$(FLAVOUR).cpio
 MODDIR   = $(BUILD)/module-$(notdir $(KBUILD))
 # fifo-floor: a one-list FIFO elevator, the yardstick of tests and benchmarks
 FIFODIR  = $(BUILD)/fifo-floor-$(notdir $(KBUILD))
+HDDDIR   = $(BUILD)/hdd-$(notdir $(KBUILD))
 
 .PHONY: help deps kernel module dlctl initramfs run check bench deb install clean distclean
 
@@ -80,6 +81,9 @@ module: $(KBUILD)/.built
 	@for f in tests/bench/fifo/Kbuild tests/bench/fifo/fifo-floor.c kernel/dlrb-compat.h; do \
 		ln -sf $(CURDIR)/$$f $(FIFODIR)/; done
 	@$(MAKE) -s -C $(KBUILD) M=$(CURDIR)/$(FIFODIR) W=1 modules
+	@mkdir -p $(HDDDIR)
+	@for f in tests/hdd/Kbuild tests/hdd/dlrb-hdd.c; do ln -sf $(CURDIR)/$$f $(HDDDIR)/; done
+	@$(MAKE) -s -C $(KBUILD) M=$(CURDIR)/$(HDDDIR) W=1 modules
 
 # dlctl: the release build; with sanitizers and plain -g, and the test
 # hooks, for tests.
@@ -104,7 +108,7 @@ initramfs: $(CPIO)
 $(CPIO): module $(BUILD)/dlctl initramfs/build.sh initramfs/init initramfs/files.list \
 		scripts/udev.sh dist/udev/60-dlctl.rules $(wildcard tests/guest/*)
 	@initramfs/build.sh $(KBUILD)/usr/gen_init_cpio $(KBUILD)/modroot $@ $(MODDIR)/*.ko \
-		$(FIFODIR)/fifo-floor.ko
+		$(FIFODIR)/fifo-floor.ko $(HDDDIR)/dlrb-hdd.ko
 
 run: deps
 	@tests/vm shell

@@ -137,6 +137,7 @@ for kernel in "${kernels[@]}"; do
 	guest_tier dlctl-guest tests/guest/dlctl.sh
 	guest_tier dlctl-profile tests/guest/profile.sh
 	guest_tier dlctl-udev tests/guest/udev.sh
+	guest_tier hdd-model tests/guest/hdd.sh
 	echo "   $kernel guest tiers: $((SECONDS - tier_start)) s"
 done
 

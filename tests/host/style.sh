@@ -3,17 +3,18 @@
 #
 # Style and lint, in TAP: for each kernel series the lab builds (6.1 and
 # 6.12), checkpatch --strict from that tree on every kernel file and a W=1
-# build of the module with no warning; then mandoc -Tlint on every man page.
+# build of the module, and of the seek-modelled disk, with no warning; then
+# mandoc -Tlint on every man page.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 series=(${STYLE_KERNELS:-6.1 6.12})
-kfiles=(kernel/*.[ch] tests/bench/fifo/*.c)
+kfiles=(kernel/*.[ch] tests/bench/fifo/*.c tests/hdd/*.c)
 pages=(man/*.[0-9])
 n=0
 
-echo "1..$(( ${#series[@]} * (${#kfiles[@]} + 1) + ${#pages[@]} ))"
+echo "1..$(( ${#series[@]} * (${#kfiles[@]} + 2) + ${#pages[@]} ))"
 ok() {
 	n=$((n + 1))
 	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
@@ -39,6 +40,14 @@ for k in "${series[@]}"; do
 	status=$?
 	[ $status -eq 0 ] && ! grep -qi 'warning' <<<"$out"
 	ok $? "$k: the module builds with W=1 and no warning"
+	[ -n "$out" ] && sed 's/^/# /' <<<"$out"
+
+	mkdir -p "$tmp/$k-hdd"
+	cp tests/hdd/Kbuild tests/hdd/*.c "$tmp/$k-hdd/"
+	out=$(make -s -C "$kbuild" M="$tmp/$k-hdd" W=1 modules 2>&1)
+	status=$?
+	[ $status -eq 0 ] && ! grep -qi 'warning' <<<"$out"
+	ok $? "$k: the seek-modelled disk builds with W=1 and no warning"
 	[ -n "$out" ] && sed 's/^/# /' <<<"$out"
 done
 
