@@ -4,8 +4,9 @@
 
     report.py RESULTS_DIR [README]
 
-Reads RESULTS_DIR/raw/engine.jsonl (tests/bench/engine.sh) and
-RESULTS_DIR/raw/guest.log (tests/bench/sched-guest.sh through tests/vm),
+Reads RESULTS_DIR/raw/engine.jsonl (tests/bench/engine.sh),
+RESULTS_DIR/raw/guest.log (tests/bench/sched-guest.sh through tests/vm) and,
+if there, RESULTS_DIR/raw/hdd.log (tests/bench/hdd-guest.sh),
 writes RESULTS_DIR/bench.json, RESULTS_DIR/README.md and the PNG plots
 (gnuplot), and, given README, replaces its text between the markers
 "<!-- bench:begin -->" and "<!-- bench:end -->" with the summary.
@@ -26,6 +27,16 @@ WORKLOADS = {
     "deepqueue": "4 KiB random reads, QD2048, nr_requests 2048, null_blk with "
                  "one tag and 100 us per request",
 }
+HDD_SCHEDS = ["deadline-rb", "cscan", "mq-deadline", "bfq", "kyber", "none"]
+HDD_WORKLOADS = {
+    "randread": "4 KiB random reads, QD32 (libaio)",
+    "flood": "a sequential write flood (64 KiB, QD16) and one random reader "
+             "(4 KiB, psync); reads are the reader's",
+    "seqread4": "four sequential readers (64 KiB, psync), each in its own quarter "
+                "of the disk",
+    "randrw": "4 KiB random reads and writes, 70/30, QD16 (libaio)",
+}
+SORTING = ["deadline-rb", "cscan", "mq-deadline", "bfq"]
 
 
 def parse_guest(path):
@@ -130,6 +141,115 @@ def policy(runs):
             "write_iops": fl["write"]["iops"],
         })
     return rows
+
+
+def hdd_metrics(run, workload):
+    jobs = (run.get("fio") or {}).get("jobs", [])
+    if not jobs or run.get("rc") != "0":
+        return None
+    rd = job(run, "reader") if workload == "flood" else jobs[0]
+    clat = rd["read"]["clat_ns"] if rd else {}
+    pct = clat.get("percentile", {})
+    req = int(run.get("requests", 0))
+    return {
+        "mb_per_s": sum(j["read"]["bw_bytes"] + j["write"]["bw_bytes"] for j in jobs) / 1e6,
+        "iops": sum(j["read"]["iops"] + j["write"]["iops"] for j in jobs),
+        "read_p50_ms": pct.get("50.000000", 0) / 1e6,
+        "read_p99_ms": pct.get("99.000000", 0) / 1e6,
+        "read_max_ms": clat.get("max", 0) / 1e6,
+        "reversals_per_req": int(run.get("reversals", 0)) / req if req else None,
+        "seek_ms_per_req": int(run.get("seek_ns", 0)) / req / 1e6 if req else None,
+    }
+
+
+def hdd_aggregate(runs):
+    """Per workload and scheduler: medians, spread, per-round ratios of MB/s."""
+    table = {}
+    for wl in HDD_WORKLOADS:
+        per = {}
+        for r in runs:
+            if r.get("section") != "hdd" or r.get("workload") != wl:
+                continue
+            m = hdd_metrics(r, wl)
+            if m:
+                per.setdefault(r["sched"], {})[int(r["round"])] = m
+        out = {}
+        for s in HDD_SCHEDS:
+            if s not in per:
+                continue
+            rounds = per[s]
+            e = {k: spread([m[k] for m in rounds.values() if m[k] is not None])
+                 for k in rounds[min(rounds)]}
+            for base in ("cscan", "mq-deadline", "none"):
+                ratios = [rounds[i]["mb_per_s"] / per[base][i]["mb_per_s"]
+                          for i in rounds if base in per and i in per[base] and
+                          per[base][i]["mb_per_s"]]
+                if ratios:
+                    e.setdefault("ratio", {})[base] = spread(ratios)
+            out[s] = e
+        table[wl] = out
+    return table
+
+
+def hdd_targets(h, model):
+    """Issue 14's targets, each as measured."""
+    out = []
+
+    def add(what, value, goal, ok, how):
+        out.append({"target": what, "measured": value, "goal": goal, "met": ok,
+                    "detail": how, "before": None})
+
+    def ratio(wl, sched, base):
+        r = h.get(wl, {}).get(sched, {}).get("ratio", {}).get(base)
+        return round(r["median"], 3) if r else None
+
+    for s in SORTING:
+        x = ratio("randread", s, "none")
+        if x is not None:
+            add(f"hdd randread: {s} / none", x, "> 1.0", x > 1.0,
+                "met" if x > 1.0 else f"missed: {x:.3f}")
+    for wl in ("randread", "seqread4", "randrw"):
+        x = ratio(wl, "deadline-rb", "cscan")
+        if x is not None:
+            add(f"hdd {wl}: deadline-rb / C-SCAN reference", x, ">= 0.9", x >= 0.9,
+                "met" if x >= 0.9 else f"missed by {100 * (0.9 - x) / 0.9:.1f}%")
+    # read_expire, then at most the batch in progress: fifo_batch / seek_cost
+    # requests and the one on the disk, each at most a full stroke, a turn
+    # and a 64 KiB transfer at the inner rate
+    full = model.get("seek_full_ns", 0) / 1e6
+    turn = model.get("rotation_ns", 0) / 1e6
+    xfer = 128 / max(model.get("spt_id", 1), 1) * turn
+    bound = 500 + (32 // 16 + 1) * (full + turn + xfer)
+    for wl in ("randread", "seqread4", "randrw"):
+        e = h.get(wl, {}).get("deadline-rb")
+        if e:
+            x = round(e["read_max_ms"]["max"], 1)
+            add(f"hdd {wl}: deadline-rb's slowest read (max over rounds), ms", x,
+                f"<= {bound:.0f} (read_expire + one batch)", x <= bound,
+                "met" if x <= bound else f"missed by {x - bound:.0f} ms")
+    for wl in ("flood", "seqread4", "randrw", "randread"):
+        x = ratio(wl, "deadline-rb", "mq-deadline")
+        if x is None:
+            continue
+        goal = 1.0 if wl == "randread" else 1.1
+        p99 = h[wl]["deadline-rb"]["read_p99_ms"]["median"]
+        mp99 = h[wl].get("mq-deadline", {}).get("read_p99_ms", {}).get("median")
+        ok = x >= goal and (wl == "randread" or mp99 is None or p99 <= mp99)
+        how = "met" if ok else (f"missed by {100 * (goal - x) / goal:.1f}%" if x < goal
+                                else f"read p99 {p99:.0f} ms against {mp99:.0f} ms")
+        add(f"hdd {wl}: deadline-rb / mq-deadline" +
+            ("" if wl == "randread" else ", read p99 no worse"), x, f">= {goal}", ok, how)
+    return out
+
+
+def hdd_model(path):
+    """The fixture's model, from the line hdd-guest.sh prints first."""
+    for line in open(path, errors="replace"):
+        if line.startswith("hdd-guest: rounds="):
+            words = line.split()
+            return {words[i]: int(words[i + 1]) for i in range(len(words) - 1)
+                    if words[i + 1].isdigit()}
+    return {}
 
 
 def engine(path):
@@ -259,6 +379,43 @@ def markdown(data, command):
                      + f" | {fmt(e['cpu_us_per_io']['median'], 1)} | "
                      f"{fmt(rc.get('mq-deadline', {}).get('median'), 2)} | "
                      f"{fmt(e['merges']['median'])} |")
+    if data.get("hdd"):
+        L.append("")
+        L.append("### The seek-modelled disk")
+        L.append("")
+        hm = meta.get("hdd", {})
+        L.append(f"`tests/hdd/dlrb-hdd.c`: a 7200 rpm disk modelled from Hitachi's "
+                 f"datasheets (average seek 12 ms, a turn 8.3 ms, 64.8..31.0 MB/s), one "
+                 f"command at a time; {hm.get('rounds', '?')} rounds of "
+                 f"{hm.get('runtime', '?')} guest seconds per run, schedulers in "
+                 f"rotated order.  `cscan` is deadline-rb with read_expire, "
+                 f"write_expire and writes_starved at their maximum.  Throughput is "
+                 f"MB/s read and written; latencies are reads'; reversals and seek are "
+                 f"the disk's own counters per request.")
+        for wl, desc in HDD_WORKLOADS.items():
+            t = data["hdd"].get(wl)
+            if not t:
+                continue
+            L.append("")
+            L.append(f"**{wl}**: {desc}")
+            L.append("")
+            L.append("| scheduler | MB/s | spread | x cscan | x mq-deadline | x none | "
+                     "read p50 ms | p99 ms | max ms | reversals/req | seek ms/req |")
+            L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+            for s in HDD_SCHEDS:
+                if s not in t:
+                    continue
+                e = t[s]
+                ri = e.get("ratio", {})
+                L.append(f"| {s} | {fmt(e['mb_per_s']['median'], 2)} | "
+                         f"{fmt(e['mb_per_s']['min'], 2)}..{fmt(e['mb_per_s']['max'], 2)} | "
+                         + " | ".join(fmt(ri.get(b, {}).get('median'), 2)
+                                      for b in ("cscan", "mq-deadline", "none"))
+                         + f" | {fmt(e['read_p50_ms']['median'], 1)} | "
+                         f"{fmt(e['read_p99_ms']['median'], 1)} | "
+                         f"{fmt(e['read_max_ms']['median'], 1)} | "
+                         f"{fmt(e.get('reversals_per_req', {}).get('median'), 2)} | "
+                         f"{fmt(e.get('seek_ms_per_req', {}).get('median'), 2)} |")
     L.append("")
     L.append("### Policy: one random reader against a sequential write flood")
     L.append("")
@@ -337,6 +494,27 @@ set logscale y
 set yrange [*:*]
 plot "{d}/policy.dat" using 2:xtic(1) title "read p99", "" using 3 title "read max"
 """
+    if data.get("hdd"):
+        with open(os.path.join(d, "hdd.dat"), "w") as f:
+            f.write("# workload sched ratio_to_none min max\n")
+            for wl in HDD_WORKLOADS:
+                for s in HDD_SCHEDS:
+                    r = data["hdd"].get(wl, {}).get(s, {}).get("ratio", {}).get("none")
+                    if r:
+                        f.write(f"{wl} {s} {r['median']} {r['min']} {r['max']}\n")
+                f.write("\n\n")
+        gp += f"""
+unset logscale
+set bmargin
+set output "{out}/hdd.png"
+set title "Seek-modelled disk: throughput relative to none (median of rounds, bars: min..max)"
+set style histogram errorbars gap 2 lw 1
+set ylabel "MB/s / none"
+set yrange [0:*]
+set key top left
+plot for [i=0:{len(HDD_WORKLOADS) - 1}] "{d}/hdd.dat" index i using 3:4:5:xtic(2) \\
+     title word("{' '.join(HDD_WORKLOADS)}", i + 1)
+"""
     subprocess.run(["gnuplot"], input=gp, text=True, check=True)
 
 
@@ -349,6 +527,13 @@ def main():
     data = {"meta": meta, "engine": table, "engine_extra": extra,
             "throughput": aggregate(runs), "policy": policy(runs)}
     data["targets"] = targets(data["engine"], data["throughput"])
+    hdd_log = os.path.join(out, "raw", "hdd.log")
+    if os.path.exists(hdd_log):
+        hruns = parse_guest(hdd_log)
+        data["hdd"] = hdd_aggregate(hruns)
+        data["hdd_model"] = hdd_model(hdd_log)
+        data["targets"] += hdd_targets(data["hdd"], data["hdd_model"])
+        runs = runs + hruns
     failed = [r for r in runs if r.get("rc") != "0"]
     data["failed_runs"] = [{k: v for k, v in r.items() if k != "fio"} for r in failed]
     with open(os.path.join(out, "bench.json"), "w") as f:
@@ -358,7 +543,8 @@ def main():
     with open(os.path.join(out, "README.md"), "w") as f:
         f.write("# deadline-rb: latest benchmark results\n\n" + md +
                 "\n![engine](engine.png)\n![schedulers](sched-iops.png)\n"
-                "![policy](policy.png)\n")
+                "![policy](policy.png)\n" +
+                ("![hdd](hdd.png)\n" if data.get("hdd") else ""))
     plots(data, out)
     if readme:
         text = open(readme).read()
@@ -367,7 +553,9 @@ def main():
             rel = os.path.relpath(out, os.path.dirname(os.path.abspath(readme)))
             new = (f"{b}\n{md}\n![engine scaling]({rel}/engine.png)\n"
                    f"![schedulers]({rel}/sched-iops.png)\n"
-                   f"![policy]({rel}/policy.png)\n{e}")
+                   f"![policy]({rel}/policy.png)\n" +
+                   (f"![seek-modelled disk]({rel}/hdd.png)\n" if data.get("hdd") else "") +
+                   e)
             text = text[:text.index(b)] + new + text[text.index(e) + len(e):]
             open(readme, "w").write(text)
     for t in data["targets"]:

@@ -15,13 +15,22 @@
 # that commit's kernel/ under another name, so that before and after are
 # measured in the same boot.  BENCH_BASE= (empty) leaves it out.
 #
-#   BENCH_ROUNDS (default 7), BENCH_RUNTIME (guest seconds per run, default 3)
+# Then the schedulers on the seek-modelled disk (tests/hdd/dlrb-hdd.c), in
+# a second boot: BENCH_HDD_ROUNDS rounds of BENCH_HDD_RUNTIME guest seconds
+# per run (BENCH_HDD_ROUNDS=0 leaves it out).  An instruction-clocked guest
+# that waits for the disk skips ahead to its next timer, so these cost less
+# wall time than they measure.
+#
+#   BENCH_ROUNDS (default 7), BENCH_RUNTIME (guest seconds per run, default 3),
+#   BENCH_HDD_ROUNDS (default 3), BENCH_HDD_RUNTIME (default 15)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 out=${BENCH_OUT:-$top/results}
 rounds=${BENCH_ROUNDS:-7}
 runtime=${BENCH_RUNTIME:-3}
+hdd_rounds=${BENCH_HDD_ROUNDS:-3}
+hdd_runtime=${BENCH_HDD_RUNTIME:-15}
 start=$SECONDS
 mkdir -p "$out/raw"
 
@@ -64,11 +73,21 @@ limit=$(( 4 * ((rounds * 28 * (runtime + 3)) + 10 * (2 * runtime + 3)) + 300 ))
 VM_ICOUNT=${VM_ICOUNT-2} tests/vm run -q --timeout "$limit" "${files[@]}" \
 	tests/bench/sched-guest.sh "$rounds" "$runtime" >"$out/raw/guest.log"
 
+rm -f "$out/raw/hdd.log"
+if [ "$hdd_rounds" -gt 0 ]; then
+	echo "  BENCH   the seek-modelled disk: $hdd_rounds rounds of ${hdd_runtime} s runs"
+	# 4 workloads x 6 schedulers per round; at worst as slow as its clock
+	limit=$(( 2 * hdd_rounds * 24 * (hdd_runtime + 5) + 300 ))
+	VM_ICOUNT=${VM_ICOUNT-2} tests/vm run -q --timeout "$limit" \
+		tests/bench/hdd-guest.sh "$hdd_rounds" "$hdd_runtime" >"$out/raw/hdd.log"
+fi
+
 cat >"$out/raw/meta.json" <<JSON
 {"date": "$(date -u +%Y-%m-%dT%H:%MZ)", "host": "$(nproc) cores, $(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -1)",
  "rounds": $rounds, "runtime": $runtime, "seconds": $((SECONDS - start)),
  "icount": "${VM_ICOUNT-2}", "base": "${rev:-}",
- "command": "make bench$( [ "$rounds" = 7 ] && [ "$runtime" = 3 ] || echo " BENCH_ROUNDS=$rounds BENCH_RUNTIME=$runtime")",
+ "hdd": {"rounds": $hdd_rounds, "runtime": $hdd_runtime},
+ "command": "make bench$( [ "$rounds" = 7 ] && [ "$runtime" = 3 ] || echo " BENCH_ROUNDS=$rounds BENCH_RUNTIME=$runtime")$( [ "$hdd_rounds" = 3 ] && [ "$hdd_runtime" = 15 ] || echo " BENCH_HDD_ROUNDS=$hdd_rounds BENCH_HDD_RUNTIME=$hdd_runtime")",
  "kernel": "$(cat "$kbuild/include/config/kernel.release")", "fio": "$(fio --version)"}
 JSON
 echo "  BENCH   report: $out/README.md"

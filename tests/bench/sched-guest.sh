@@ -19,6 +19,8 @@ rounds=${1:-5}
 runtime=${2:-3}
 scheds="deadline-rb mq-deadline kyber bfq none fifo-floor"
 
+. /tests/guest/lib.sh	# rotate
+
 die() { echo "sched-guest: $*" >&2; exit 1; }
 
 modprobe fifo-floor || die "cannot load fifo-floor"
@@ -71,20 +73,6 @@ run() {
 	cat /tmp/fio.json
 	echo "BENCH-END"
 	[ $rc -eq 0 ] || sed 's/^/# fio: /' /tmp/fio.err
-}
-
-# rotate N WORDS...: the words, starting from the N-th (mod count)
-rotate() {
-	n=$1
-	shift
-	c=$#
-	i=0
-	out=
-	for w in "$@"; do
-		out="$out $(eval echo \${$(((i + n) % c + 1))})"
-		i=$((i + 1))
-	done
-	echo $out
 }
 
 echo "sched-guest: $(nproc) CPUs, rounds=$rounds runtime=${runtime}s, slow device $slow"

@@ -34,6 +34,20 @@ done_testing() {
 	[ "$_tap_failed" -eq 0 ]
 }
 
+# rotate N WORDS...: the words, starting from the N-th (mod their count),
+# so that each round of a benchmark runs the schedulers in another order
+rotate() {
+	_n=$(($1 % ($# - 1)))
+	shift
+	while [ "$_n" -gt 0 ]; do
+		_w=$1
+		shift
+		set -- "$@" "$_w"
+		_n=$((_n - 1))
+	done
+	echo "$@"
+}
+
 # the scheduler in brackets in /sys/block/DEV/queue/scheduler
 active_sched() {
 	sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$1/queue/scheduler"
