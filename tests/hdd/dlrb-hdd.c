@@ -434,9 +434,10 @@ static blk_status_t hdd_queue_rq(struct blk_mq_hw_ctx *hctx, const struct blk_mq
 	default:
 		return BLK_STS_NOTSUPP;
 	}
-	blk_mq_start_request(rq);
+	/* before start: a request given back is started again, from idle */
 	if (store && req_op(rq) != REQ_OP_FLUSH && copy_data(rq))
 		return BLK_STS_RESOURCE;
+	blk_mq_start_request(rq);
 	done = model_serve(rq, ktime_get_ns());
 	cmd->rq = rq;
 	hrtimer_start(&cmd->timer, ns_to_ktime(done), HRTIMER_MODE_ABS);
