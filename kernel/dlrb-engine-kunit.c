@@ -199,11 +199,11 @@ static void dlrb_test_contiguous_cost(struct kunit *test)
 	struct dlrb_engine *e = eng(test);
 	unsigned int i;
 
-	/* 4 KiB back to back: one unit each, so 32 fit in fifo_batch 32 */
-	for (i = 0; i < 40; i++)
+	/* 4 KiB back to back: one unit each, so 64 fit in fifo_batch 64 */
+	for (i = 0; i < 80; i++)
 		add(test, DLRB_READ, i * 8, 8, 0);
-	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 32U);
-	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 8U);
+	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 64U);
+	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 16U);
 	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].batches, 2ULL);
 }
 
@@ -212,10 +212,10 @@ static void dlrb_test_large_contiguous_cost(struct kunit *test)
 	struct dlrb_engine *e = eng(test);
 	unsigned int i;
 
-	/* 257 sectors round up to 2 units: 16 of them spend 32 */
-	for (i = 0; i < 20; i++)
+	/* 257 sectors round up to 2 units: 32 of them spend 64 */
+	for (i = 0; i < 40; i++)
 		add(test, DLRB_WRITE, i * 257, 257, 0);
-	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 16U);
+	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 32U);
 }
 
 static void dlrb_test_seek_cost(struct kunit *test)
@@ -225,23 +225,23 @@ static void dlrb_test_seek_cost(struct kunit *test)
 
 	/*
 	 * 0 starts where the last dispatch ended (sector 0): 1 unit.  Every
-	 * other request seeks: 16 units.  1 + 16 + 16 >= 32: three requests.
+	 * other request seeks: 4 units.  1 + 16 * 4 >= 64: 17 requests.
 	 */
-	for (i = 0; i < 6; i++)
+	for (i = 0; i < 40; i++)
 		add(test, DLRB_READ, i * 1000, 8, 0);
-	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 3U);
+	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 17U);
 
-	/* the next batch starts with a seek: 16 + 16 >= 32, two requests */
-	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 2U);
+	/* the next batch starts with a seek: 16 * 4 = 64, 16 requests */
+	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 16U);
 
-	/* a cheaper seek fits more: 32 / 4 = 8 seeks */
-	e->seek_cost = 4;
+	/* a dearer seek fits fewer: 64 / 16 = 4 seeks */
+	e->seek_cost = 16;
 	for (i = 0; i < 10; i++)
 		add(test, DLRB_READ, 100000 + i * 1000, 8, 0);
 	drain(e, 0);
 	for (i = 0; i < 10; i++)
 		add(test, DLRB_READ, 200000 + i * 1000, 8, 0);
-	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 8U);
+	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 4U);
 }
 
 static void dlrb_test_writes_starved(struct kunit *test)
@@ -388,9 +388,9 @@ static void dlrb_test_zero_and_huge_cost(struct kunit *test)
 	unsigned int i;
 
 	/* zero-sector requests (zone resets) at sector 0 still cost a unit */
-	for (i = 0; i < 40; i++)
+	for (i = 0; i < 80; i++)
 		add(test, DLRB_WRITE, 0, 0, 0);
-	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 32U);
+	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 64U);
 	drain(e, 0);
 
 	/* a 1 GiB discard right after the last request spends the budget */
@@ -501,7 +501,7 @@ static void dlrb_test_tunables_mid_batch(struct kunit *test)
 	for (i = 0; i < 20; i++)
 		add(test, DLRB_READ, i * 8, 8, 0);
 	KUNIT_ASSERT_NOT_NULL(test, dlrb_dispatch(e, 0));
-	KUNIT_EXPECT_EQ(test, e->batch_budget, 31);
+	KUNIT_EXPECT_EQ(test, e->batch_budget, DLRB_FIFO_BATCH - 1);
 	/* a lower fifo_batch takes effect at the next batch, not this one */
 	e->fifo_batch = 2;
 	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 19U);
@@ -514,6 +514,7 @@ static void dlrb_test_tunables_mid_batch(struct kunit *test)
 	for (i = 0; i < 5; i++)
 		add(test, DLRB_READ, 10000 + i * 1000, 8, 0);
 	e->fifo_batch = 40;
+	e->seek_cost = 16;
 	KUNIT_ASSERT_NOT_NULL(test, dlrb_dispatch(e, 0));	/* 16 of 40 */
 	e->seek_cost = 30;
 	KUNIT_EXPECT_EQ(test, batch_len(e, 0), 1U);	/* 30 > 24 left */
@@ -640,8 +641,10 @@ static void dlrb_test_counters(struct kunit *test)
 
 /*
  * The engine's invariants: each tree in sector order, queued equal to the
- * tree sizes, each FIFO ordered by deadline, the open batch's next request
- * at or after the last dispatched sector.
+ * tree sizes, each FIFO ordered by deadline, and the open batch passing
+ * over nothing that starts at or after the last dispatched sector.  Its
+ * next request is the successor of the one dispatched last, which may
+ * start below last_end when the two overlap.
  */
 static void dlrb_check_invariants(struct kunit *test, struct dlrb_engine *e)
 {
@@ -667,8 +670,15 @@ static void dlrb_check_invariants(struct kunit *test, struct dlrb_engine *e)
 			prev = rq;
 		}
 	}
-	if (e->batch_dir >= 0 && e->batch_next)
-		KUNIT_ASSERT_GE(test, blk_rq_pos(e->batch_next), e->last_end);
+	if (e->batch_dir >= 0 && e->batch_next) {
+		struct rb_node *node = rb_prev(&e->batch_next->rb_node);
+		struct request *before;
+
+		if (node) {
+			before = rb_entry(node, struct request, rb_node);
+			KUNIT_ASSERT_LT(test, blk_rq_pos(before), e->last_end);
+		}
+	}
 }
 
 /* Random inserts, merges and dispatches: never idle while work is queued. */

@@ -63,7 +63,13 @@ run() {
 }
 
 quarter=$(($(cat /sys/block/$dev/size) * 512 / 4))
-echo "hdd-guest: rounds=$rounds runtime=${runtime}s, $(tr '\n' ' ' <$D/model)"
+# deadline-rb's defaults, for the report's bound on read latency
+use deadline-rb
+defaults=
+for t in read_expire fifo_batch seek_cost; do
+	defaults="$defaults $t $(cat "$ios/$t")"
+done
+echo "hdd-guest: rounds=$rounds runtime=${runtime}s,$defaults $(tr '\n' ' ' <$D/model)"
 r=1
 while [ $r -le "$rounds" ]; do
 	for s in $(rotate $((r - 1)) $scheds); do

@@ -215,11 +215,14 @@ def hdd_targets(h, model):
                 "met" if x >= 0.9 else f"missed by {100 * (0.9 - x) / 0.9:.1f}%")
     # read_expire, then at most the batch in progress: fifo_batch / seek_cost
     # requests and the one on the disk, each at most a full stroke, a turn
-    # and a 64 KiB transfer at the inner rate
+    # and a 64 KiB transfer at the inner rate (deadline-rb's defaults as
+    # hdd-guest.sh read them; a log from before 0.7.0 has none, and ran at
+    # 32, 16 and 500)
     full = model.get("seek_full_ns", 0) / 1e6
     turn = model.get("rotation_ns", 0) / 1e6
     xfer = 128 / max(model.get("spt_id", 1), 1) * turn
-    bound = 500 + (32 // 16 + 1) * (full + turn + xfer)
+    seeks = model.get("fifo_batch", 32) // model.get("seek_cost", 16) + 1
+    bound = model.get("read_expire", 500) + seeks * (full + turn + xfer)
     for wl in ("randread", "seqread4", "randrw"):
         e = h.get(wl, {}).get("deadline-rb")
         if e:
@@ -392,6 +395,11 @@ def markdown(data, command):
                  f"write_expire and writes_starved at their maximum.  Throughput is "
                  f"MB/s read and written; latencies are reads'; reversals and seek are "
                  f"the disk's own counters per request.")
+        dm = data.get("hdd_model", {})
+        if "fifo_batch" in dm:
+            L.append("")
+            L.append(f"deadline-rb's defaults here: fifo_batch {dm['fifo_batch']}, "
+                     f"seek_cost {dm['seek_cost']}, read_expire {dm['read_expire']} ms.")
         for wl, desc in HDD_WORKLOADS.items():
             t = data["hdd"].get(wl)
             if not t:
@@ -515,6 +523,23 @@ set key top left
 plot for [i=0:{len(HDD_WORKLOADS) - 1}] "{d}/hdd.dat" index i using 3:4:5:xtic(2) \\
      title word("{' '.join(HDD_WORKLOADS)}", i + 1)
 """
+        with open(os.path.join(d, "hdd-p99.dat"), "w") as f:
+            f.write("# workload sched read_p99_ms min max\n")
+            for wl in HDD_WORKLOADS:
+                for s in HDD_SCHEDS:
+                    r = data["hdd"].get(wl, {}).get(s, {}).get("read_p99_ms")
+                    if r:
+                        f.write(f"{wl} {s} {r['median']} {r['min']} {r['max']}\n")
+                f.write("\n\n")
+        gp += f"""
+set output "{out}/hdd-p99.png"
+set title "Seek-modelled disk: read p99 latency (median of rounds, bars: min..max)"
+set ylabel "read p99, ms"
+set logscale y
+set yrange [10:*]
+plot for [i=0:{len(HDD_WORKLOADS) - 1}] "{d}/hdd-p99.dat" index i using 3:4:5:xtic(2) \\
+     title word("{' '.join(HDD_WORKLOADS)}", i + 1)
+"""
     subprocess.run(["gnuplot"], input=gp, text=True, check=True)
 
 
@@ -544,7 +569,8 @@ def main():
         f.write("# deadline-rb: latest benchmark results\n\n" + md +
                 "\n![engine](engine.png)\n![schedulers](sched-iops.png)\n"
                 "![policy](policy.png)\n" +
-                ("![hdd](hdd.png)\n" if data.get("hdd") else ""))
+                ("![hdd](hdd.png)\n![hdd read p99](hdd-p99.png)\n"
+                 if data.get("hdd") else ""))
     plots(data, out)
     if readme:
         text = open(readme).read()
@@ -554,7 +580,9 @@ def main():
             new = (f"{b}\n{md}\n![engine scaling]({rel}/engine.png)\n"
                    f"![schedulers]({rel}/sched-iops.png)\n"
                    f"![policy]({rel}/policy.png)\n" +
-                   (f"![seek-modelled disk]({rel}/hdd.png)\n" if data.get("hdd") else "") +
+                   (f"![seek-modelled disk]({rel}/hdd.png)\n"
+                    f"![seek-modelled disk, read p99]({rel}/hdd-p99.png)\n"
+                    if data.get("hdd") else "") +
                    e)
             text = text[:text.index(b)] + new + text[text.index(e) + len(e):]
             open(readme, "w").write(text)

@@ -46,7 +46,7 @@ ok $? "dlctl -d /dev/vda set read_expire 250ms: vda only"
 dlctl -d nullb0 set hash_shift 14 >/dev/null &&
 	[ "$(cat /sys/block/nullb0/queue/iosched/hash_shift)" = 14 ]
 ok $? "dlctl -d nullb0 set hash_shift 14"
-dlctl reset >/dev/null && [ "$(fb vda)" = 32 ] &&
+dlctl reset >/dev/null && [ "$(fb vda)" = 64 ] &&
 	[ "$(cat /sys/block/vda/queue/iosched/read_expire)" = 500 ] &&
 	[ "$(cat /sys/block/nullb0/queue/iosched/hash_shift)" = 10 ]
 ok $? "dlctl reset: defaults again"
@@ -54,7 +54,7 @@ ok $? "dlctl reset: defaults again"
 dlctl show >/tmp/show
 ok $? "dlctl show"
 ad=$(cat /sys/block/vda/queue/nr_requests)	# async_depth's default
-grep -qE "^vda +deadline-rb +500 +5000 +2 +32 +16 +10 +1 +$ad\$" /tmp/show &&
+grep -qE "^vda +deadline-rb +500 +5000 +2 +64 +4 +10 +1 +$ad\$" /tmp/show &&
 	grep -qE '^nullb1 +mq-deadline *$' /tmp/show
 ok $? "... lists schedulers and deadline-rb's tunables, a column each"
 dlctl show -J -d nullb1 -d vda >/tmp/show
@@ -62,7 +62,7 @@ grep -q '"sched": "mq-deadline",' /tmp/show && grep -q '"fifo_batch": null,' /tm
 	grep -q '"front_merges": true' /tmp/show && grep -q '"front_merges": null' /tmp/show
 ok $? "dlctl show -J: typed values, null where deadline-rb does not run"
 ln -sf /dev/nullb0 /tmp/by-id-link
-is "$(dlctl get fifo_batch -d /tmp/by-id-link)" "nullb0.fifo_batch = 32" "-d of a symlink to /dev/nullb0, after the command"
+is "$(dlctl get fifo_batch -d /tmp/by-id-link)" "nullb0.fifo_batch = 64" "-d of a symlink to /dev/nullb0, after the command"
 out=$(dlctl set fifo_batch=12 seek_cost=3 -d vda) && [ "$(fb vda)" = 12 ] &&
 	[ "$(cat /sys/block/vda/queue/iosched/seek_cost)" = 3 ]
 ok $? "dlctl set fifo_batch=12 seek_cost=3: both"

@@ -69,7 +69,7 @@ before=$(sum nullb0)
 dlctl -d nullb0 profile fifo_batch 8 -w seqwrite --runtime-per-value 1s >/tmp/out 2>/tmp/err
 rc=$?
 [ $rc -eq 1 ] && [ ! -s /tmp/out ] && grep -q 'add --allow-write' /tmp/err &&
-	[ "$(sum nullb0)" = "$before" ] && [ "$(fb nullb0)" = 32 ]
+	[ "$(sum nullb0)" = "$before" ] && [ "$(fb nullb0)" = 64 ]
 ok $? "seqwrite without --allow-write: refused, data and fifo_batch untouched"
 
 mke2fs -q /dev/nullb0 >/dev/null 2>&1 && mkdir -p /mnt && mount -t ext2 /dev/nullb0 /mnt
@@ -81,7 +81,7 @@ before=$(writes nullb0)
 dlctl -d nullb0 profile fifo_batch 8 -w randwrite --allow-write --runtime-per-value 1s >/tmp/out 2>/tmp/err
 rc=$?
 [ $rc -eq 1 ] && grep -q '^dlctl: nullb0: mounted on /mnt; refusing to write to it$' /tmp/err &&
-	[ "$(fb nullb0)" = 32 ]
+	[ "$(fb nullb0)" = 64 ]
 ok $? "randwrite --allow-write on the mounted device: refused"
 is "$(writes nullb0)" "$before" "... and not one write reached the device"
 umount /mnt
@@ -107,8 +107,8 @@ rc=$?
 wait $first
 rc1=$?
 [ $rc -eq 0 ] && [ $rc1 -eq 0 ] && grep -q 'waiting for another dlctl to finish (/run/dlctl/lock)' /tmp/err &&
-	[ "$(fb nullb0)" = 32 ]
-ok $? "a second profile while one runs: waits for the lock, then both finish, 32 restored"
+	[ "$(fb nullb0)" = 64 ]
+ok $? "a second profile while one runs: waits for the lock, then both finish, 64 restored"
 
 # signals: the original value comes back
 for sig in INT TERM; do
@@ -119,9 +119,9 @@ for sig in INT TERM; do
 	kill -$sig $pid
 	wait $pid
 	rc=$?
-	[ "$mid" = 1 ] && [ $rc -eq 1 ] && [ ! -s /tmp/out ] && [ "$(fb nullb0)" = 32 ] &&
-		grep -q 'interrupted by .*; fifo_batch restored to 32$' /tmp/err
-	ok $? "SIG$sig mid-run (fifo_batch was $mid): exit 1, 32 restored"
+	[ "$mid" = 1 ] && [ $rc -eq 1 ] && [ ! -s /tmp/out ] && [ "$(fb nullb0)" = 64 ] &&
+		grep -q 'interrupted by .*; fifo_batch restored to 64$' /tmp/err
+	ok $? "SIG$sig mid-run (fifo_batch was $mid): exit 1, 64 restored"
 done
 
 dlctl -d vda profile fifo_batch 8 --runtime-per-value 1s >/tmp/out 2>/tmp/err

@@ -10,8 +10,8 @@ tunables="
 read_expire 500 1 600000
 write_expire 5000 1 600000
 writes_starved 2 0 1000
-fifo_batch 32 1 65536
-seek_cost 16 1 65536
+fifo_batch 64 1 65536
+seek_cost 4 1 65536
 hash_shift 10 4 20
 front_merges 1 0 1
 "
@@ -79,7 +79,7 @@ _tap_failed=$(grep -c '^not ok ' /tmp/sysfs.tap)
 
 # per queue: a change on vda leaves nullb0 alone
 echo 7 >$Q/fifo_batch
-is "$(cat /sys/block/nullb0/queue/iosched/fifo_batch)" 32 "fifo_batch on nullb0 unaffected by vda's"
+is "$(cat /sys/block/nullb0/queue/iosched/fifo_batch)" 64 "fifo_batch on nullb0 unaffected by vda's"
 echo 32 >$Q/fifo_batch
 
 # a value with a trailing newline is what echo writes; without one, too

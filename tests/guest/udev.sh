@@ -125,7 +125,7 @@ ok $? "hot-add slowA (512 MiB)"
 ok $? "... the test rule made its by-id link"
 is "$(active_sched slowA) $(tv slowA fifo_batch) $(tv slowA write_expire) $(tv slowA read_expire)" \
 	"deadline-rb 40 6000 500" "slowA, by [id nullb-test-1048576]: its settings, the rest defaults"
-logged "$m" | grep -q 'slowA: fifo_batch: 32 -> 40$'
+logged "$m" | grep -q 'slowA: fifo_batch: 64 -> 40$'
 ok $? "... logged to syslog by the rule's dlctl --syslog"
 
 # --- removed and added again, under another name ---
@@ -184,7 +184,7 @@ EOF
 add prec1 128 && settle
 ok $? "hot-add prec1"
 is "$(tv prec1 fifo_batch) $(tv prec1 seek_cost) $(tv prec1 writes_starved) $(tv prec1 read_expire)" \
-	"32 7 5 150" "precedence: /etc/dlctl.d hides /usr/lib's file of its name; later files win"
+	"64 7 5 150" "precedence: /etc/dlctl.d hides /usr/lib's file of its name; later files win"
 
 # --- idempotent ---
 before=$(snap)
@@ -216,7 +216,7 @@ is "$(tv slowA fifo_batch) $(tv slowA read_expire)" "9 700" \
 dlctl -d slowA reset >/dev/null && out=$(dlctl apply -d slowA) &&
 	[ "$(tv slowA fifo_batch) $(tv slowA read_expire)" = "9 700" ]
 ok $? "reset, then dlctl apply -d slowA: the saved settings again"
-echo "$out" | grep -q '^slowA: fifo_batch: 32 -> 9$'
+echo "$out" | grep -q '^slowA: fifo_batch: 64 -> 9$'
 ok $? "... and it said what it changed"
 
 # --- dlctl disable holds against udev ---

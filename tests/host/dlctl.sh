@@ -88,7 +88,7 @@ snap() { (cd "$R/block" && grep -r . --include='*' ./*/queue | sort); }
 [ $? -eq 0 ] && grep -q '^Usage:' "$tmp/out" && [ ! -s "$tmp/err" ]
 ok $? "--help: usage on stdout, exit 0"
 grep -qx ' async_depth .* (default nr_requests, 1\.\.2147483647)' "$tmp/out" &&
-	grep -qx ' fifo_batch .* (default 32, 1\.\.65536)' "$tmp/out"
+	grep -qx ' fifo_batch .* (default 64, 1\.\.65536)' "$tmp/out"
 ok $? "--help: a per-device default in words, a fixed one as its number"
 "${DLCTL[@]}" -V >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] && grep -qx "dlctl $("$top/scripts/version.sh")" "$tmp/out"
@@ -407,7 +407,7 @@ ok $? "20 pairs of concurrent sets: every device ends with the same run's values
 
 # --- reset ---
 dl reset
-[ $st -eq 0 ] && [ "$(val vda fifo_batch)" = 32 ] && [ "$(val nullb0 seek_cost)" = 16 ] &&
+[ $st -eq 0 ] && [ "$(val vda fifo_batch)" = 64 ] && [ "$(val nullb0 seek_cost)" = 4 ] &&
 	[ "$(val vda read_expire)" = 500 ] && [ "$(val vda write_expire)" = 5000 ] &&
 	[ "$(val vda hash_shift)" = 10 ] && [ "$(val vda writes_starved)" = 2 ]
 ok $? "reset: every tunable back to its default"
@@ -937,7 +937,7 @@ echo 100 >"$R/block/sda/queue/iosched/async_depth"
 before=$(snap)
 dl apply --dry-run
 [ $st -eq 0 ] && [ "$(cat "$tmp/out")" = "$(printf '%s\n' 'sda: scheduler: mq-deadline -> deadline-rb' \
-	'sda: seek_cost: 16 -> 9' 'sda: fifo_batch: 32 -> 8' 'sda: async_depth: 64 -> 16')" ] &&
+	'sda: seek_cost: 4 -> 9' 'sda: fifo_batch: 64 -> 8' 'sda: async_depth: 64 -> 16')" ] &&
 	[ "$(snap)" = "$before" ]
 ok $? "--dry-run with a switch: from the defaults it gives (async_depth's nr_requests), not the values now"
 fresh
