@@ -24,9 +24,9 @@ is "$(cat /sys/module/null_blk/parameters/memory_backed)" "Y" "null_blk is memor
 
 # --- fio, crc32c-verified random write then read back ---
 
-fio_verify vda-libaio vda libaio 32M
+fio_verify vda-libaio vda libaio 8M
 ok $? "fio crc32c randwrite+verify on vda (libaio): 0 errors"
-fio_verify nullb0-uring nullb0 io_uring 64M
+fio_verify nullb0-uring nullb0 io_uring 16M
 ok $? "fio crc32c randwrite+verify on memory-backed nullb0 (io_uring): 0 errors"
 
 # --- switching schedulers while I/O is in flight ---
@@ -42,9 +42,9 @@ for dev in vda nullb0; do
 	is "$missing" "" "$dev offers mq-deadline, kyber, bfq and none"
 done
 
-fio_verify flip-vda vda libaio 16M --loops=2 &
+fio_verify flip-vda vda libaio 8M --loops=2 &
 pid_vda=$!
-fio_verify flip-nullb0 nullb0 io_uring 32M --loops=2 &
+fio_verify flip-nullb0 nullb0 io_uring 16M --loops=2 &
 pid_null=$!
 
 switches=0
