@@ -117,7 +117,7 @@ out:
 	return ret;
 }
 
-/* get PARAM...: "vda.fifo_batch = 32" per device and parameter, as sysctl. */
+/* get PARAM...: "vda.fifo_batch = 64" per device and parameter, as sysctl. */
 int cmd_get(struct ctl *c, int argc, char **argv)
 {
 	const struct param *ps[16];

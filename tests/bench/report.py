@@ -221,7 +221,7 @@ def hdd_targets(h, model):
     full = model.get("seek_full_ns", 0) / 1e6
     turn = model.get("rotation_ns", 0) / 1e6
     xfer = 128 / max(model.get("spt_id", 1), 1) * turn
-    seeks = model.get("fifo_batch", 32) // model.get("seek_cost", 16) + 1
+    seeks = -(-model.get("fifo_batch", 32) // model.get("seek_cost", 16)) + 1
     bound = model.get("read_expire", 500) + seeks * (full + turn + xfer)
     for wl in ("randread", "seqread4", "randrw"):
         e = h.get(wl, {}).get("deadline-rb")

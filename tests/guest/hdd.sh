@@ -91,8 +91,8 @@ ok $? "C-SCAN: the head turns back at most once in 8 requests (it sweeps)"
 ok $? "... and its seeks cost at most half of none's"
 [ $((ds / dn)) -lt $((ns / nn)) ]
 ok $? "deadline-rb at its defaults seeks less than none"
-[ $((dr * 8)) -le "$dn" ]
-ok $? "deadline-rb at its defaults: the head turns back at most once in 8 requests"
+[ $((dr * 6)) -le "$dn" ]
+ok $? "deadline-rb at its defaults: the head turns back at most once in 6 requests"
 [ $((nr * 10)) -ge $((nn * 4)) ]
 ok $? "none: the head turns at 4 in 10 requests or more (arrival order)"
 

@@ -80,12 +80,12 @@ _tap_failed=$(grep -c '^not ok ' /tmp/sysfs.tap)
 # per queue: a change on vda leaves nullb0 alone
 echo 7 >$Q/fifo_batch
 is "$(cat /sys/block/nullb0/queue/iosched/fifo_batch)" 64 "fifo_batch on nullb0 unaffected by vda's"
-echo 32 >$Q/fifo_batch
+echo 64 >$Q/fifo_batch
 
 # a value with a trailing newline is what echo writes; without one, too
 printf 64 >$Q/fifo_batch
 is "$(cat $Q/fifo_batch)" 64 "fifo_batch accepts a value without a newline"
-echo 32 >$Q/fifo_batch
+echo 64 >$Q/fifo_batch
 
 # async_depth is nr_requests again whenever nr_requests changes
 nr=$(cat /sys/block/vda/queue/nr_requests)
