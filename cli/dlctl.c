@@ -113,7 +113,7 @@ static void usage(const struct command *cmd)
 		for (i = 0; i < nr_params; i++) {
 			char def[16];
 
-			printf(" %-15s %s (default %s, %u..%u)\n", params[i].name, params[i].desc,
+			printf(" %-17s %s (default %s, %u..%u)\n", params[i].name, params[i].desc,
 			       param_default_text(&params[i], def, sizeof(def)), params[i].min,
 			       params[i].max);
 		}

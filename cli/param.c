@@ -37,6 +37,7 @@ static const struct dev_default async_depth_default = {
 	"nr_requests", nr_requests_all,
 };
 
+/* In the order of the kernel's attributes (queue/iosched/): show's columns. */
 const struct param params[] = {
 	{ "read_expire", UNIT_MS, 500, NULL, 1, 600000, "ms a read should start within" },
 	{ "write_expire", UNIT_MS, 5000, NULL, 1, 600000, "ms a write should start within" },
@@ -47,6 +48,8 @@ const struct param params[] = {
 	{ "front_merges", UNIT_BOOL, 1, NULL, 0, 1, "look up front merges" },
 	{ "async_depth", UNIT_NONE, 0, &async_depth_default, 1, INT32_MAX,
 	  "tags for writes and async reads" },
+	{ "prio_aging_expire", UNIT_MS, 10000, NULL, 1, 600000,
+	  "ms before a lower priority class goes first" },
 };
 const size_t nr_params = sizeof(params) / sizeof(params[0]);
 

@@ -93,6 +93,22 @@ out:
 	return ret;
 }
 
+/*
+ * The counters of one I/O priority class (rt_dispatched, be_aged, ...): 15
+ * of them, too many for a table to stay readable.  -o shows them; JSON,
+ * pairs and CSV have every column.
+ */
+static bool class_counter(const char *name)
+{
+	static const char *const classes[] = { "rt_", "be_", "idle_" };
+	size_t i;
+
+	for (i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (strncmp(name, classes[i], strlen(classes[i])) == 0)
+			return true;
+	return false;
+}
+
 /* A record per device and direction: NAME, DIR, one column per counter. */
 int cmd_stats(struct ctl *c, int argc, char **argv)
 {
@@ -130,13 +146,14 @@ int cmd_stats(struct ctl *c, int argc, char **argv)
 			if (!nc)
 				goto nomem;
 			cols = nc;
-			cols[ncols] = (struct col){ .type = COL_NUM, .def = true, .right = true };
+			cols[ncols] = (struct col){ .type = COL_NUM, .right = true,
+						    .def = !class_counter(per[i][k].name) };
 			for (j = 0; per[i][k].name[j]; j++)
 				cols[ncols].name[j] = (char)toupper((unsigned char)per[i][k].name[j]);
 			ncols++;
 		}
 	}
-	t = out_new(&c->out, "stats", cols, ncols, false);
+	t = out_new(&c->out, "stats", cols, ncols, true);
 	if (!t)
 		goto out;
 	for (i = 0; i < c->devs.n; i++) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for the deadline-rb engine: sort order, merge lookups, expiry,
- * batch cost accounting, writes_starved, wrap-around and hash resizing.
+ * batch cost accounting, writes_starved, wrap-around, hash resizing and
+ * I/O priority classes.
  * The requests are bare struct requests with only what the engine reads.
  */
 #include <kunit/test.h>
@@ -54,12 +55,31 @@ static struct request *mkrq(struct kunit *test, enum dlrb_dir dir,
 	return rq;
 }
 
-static struct request *add(struct kunit *test, enum dlrb_dir dir, sector_t pos,
-			   unsigned int sectors, u64 now)
+/* Add a request of class @cls, as the glue does: class, then dlrb_add(). */
+static struct request *addc(struct kunit *test, enum dlrb_class cls,
+			    enum dlrb_dir dir, sector_t pos, unsigned int sectors,
+			    u64 now)
 {
 	struct request *rq = mkrq(test, dir, pos, sectors);
 
+	dlrb_set_class(rq, cls);
 	dlrb_add(eng(test), rq, true, now);
+	return rq;
+}
+
+static struct request *add(struct kunit *test, enum dlrb_dir dir, sector_t pos,
+			   unsigned int sectors, u64 now)
+{
+	return addc(test, DLRB_BE, dir, pos, sectors, now);
+}
+
+/* Dispatch one request, completed at once as by a disk taking no time. */
+static struct request *disp(struct dlrb_engine *e, u64 now)
+{
+	struct request *rq = dlrb_dispatch(e, now);
+
+	if (rq)
+		dlrb_completed(e, rq);
 	return rq;
 }
 
@@ -68,7 +88,7 @@ static unsigned int drain(struct dlrb_engine *e, u64 now)
 {
 	unsigned int n = 0;
 
-	while (dlrb_dispatch(e, now))
+	while (disp(e, now))
 		n++;
 	return n;
 }
@@ -103,18 +123,18 @@ static void dlrb_test_front_merge_lookup(struct kunit *test)
 	struct request *r = add(test, DLRB_READ, 100, 8, 0);
 	struct request *w = add(test, DLRB_WRITE, 200, 8, 0);
 
-	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_front(e, DLRB_READ, 100), r);
-	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_front(e, DLRB_WRITE, 200), w);
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_front(e, DLRB_BE, DLRB_READ, 100), r);
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_front(e, DLRB_BE, DLRB_WRITE, 200), w);
 	/* not the other direction's, not the middle of a request */
-	KUNIT_EXPECT_NULL(test, dlrb_find_front(e, DLRB_WRITE, 100));
-	KUNIT_EXPECT_NULL(test, dlrb_find_front(e, DLRB_READ, 104));
+	KUNIT_EXPECT_NULL(test, dlrb_find_front(e, DLRB_BE, DLRB_WRITE, 100));
+	KUNIT_EXPECT_NULL(test, dlrb_find_front(e, DLRB_BE, DLRB_READ, 104));
 
 	/* a bio of 8 sectors merged in front: the key moves to 92 */
 	r->__sector = 92;
 	r->__data_len += 8 << SECTOR_SHIFT;
 	dlrb_merged_front(e, r);
-	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_front(e, DLRB_READ, 92), r);
-	KUNIT_EXPECT_NULL(test, dlrb_find_front(e, DLRB_READ, 100));
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_front(e, DLRB_BE, DLRB_READ, 92), r);
+	KUNIT_EXPECT_NULL(test, dlrb_find_front(e, DLRB_BE, DLRB_READ, 100));
 	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].merged_front, 1ULL);
 }
 
@@ -126,18 +146,18 @@ static void dlrb_test_back_merge_lookup(struct kunit *test)
 
 	dlrb_add(e, b, false, 0);	/* not mergeable: never hashed */
 
-	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, 1008), a);
-	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, 1000));
-	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, 5008));
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_BE, 1008), a);
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, 1000));
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, 5008));
 
 	/* a bio merged at the back: found by the new end, not the old */
 	a->__data_len += 8 << SECTOR_SHIFT;
 	dlrb_merged_back(e, a);
-	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, 1016), a);
-	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, 1008));
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_BE, 1016), a);
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, 1008));
 
 	dlrb_remove(e, a);
-	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, 1016));
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, 1016));
 	dlrb_remove(e, b);
 	KUNIT_EXPECT_TRUE(test, dlrb_empty(e));
 }
@@ -152,10 +172,10 @@ static void dlrb_test_requests_merged(struct kunit *test)
 	rq->__data_len += 8 << SECTOR_SHIFT;
 	dlrb_requests_merged(e, rq, next);
 	KUNIT_EXPECT_EQ(test, rq->fifo_time, next->fifo_time);
-	KUNIT_EXPECT_PTR_EQ(test, list_first_entry(&e->fifo[DLRB_READ],
+	KUNIT_EXPECT_PTR_EQ(test, list_first_entry(&e->prio[DLRB_BE].fifo[DLRB_READ],
 						   struct request, queuelist), rq);
-	KUNIT_EXPECT_NULL(test, dlrb_find_front(e, DLRB_READ, 8));
-	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, 16), rq);
+	KUNIT_EXPECT_NULL(test, dlrb_find_front(e, DLRB_BE, DLRB_READ, 8));
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_BE, 16), rq);
 	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].queued, 1U);
 	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].merged_rq, 1ULL);
 }
@@ -488,7 +508,7 @@ static void dlrb_test_merged_before_queued(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->stats[DLRB_WRITE].merged_rq, 1ULL);
 	KUNIT_EXPECT_EQ(test, e->stats[DLRB_WRITE].queued, 1U);
 	KUNIT_EXPECT_EQ(test, e->stats[DLRB_WRITE].inserted, 1ULL);
-	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, 16), rq);
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_BE, 16), rq);
 	KUNIT_EXPECT_PTR_EQ(test, dlrb_dispatch(e, 0), rq);
 	KUNIT_EXPECT_TRUE(test, dlrb_empty(e));
 }
@@ -612,12 +632,12 @@ static void dlrb_test_hash_resize_live(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, e->hash_shift, shifts[s]);
 		/* every live entry moved, and is found by its end sector */
 		for (i = 0; i < nr; i++)
-			found += dlrb_find_back(e, i * 64 + 8) == rqs[i];
+			found += dlrb_find_back(e, DLRB_BE, i * 64 + 8) == rqs[i];
 		KUNIT_EXPECT_EQ_MSG(test, found, nr, "after resize to shift %u", shifts[s]);
 	}
-	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, (1 << 20) + 8));
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, (1 << 20) + 8));
 	KUNIT_EXPECT_EQ(test, drain(e, 0), nr + 1);
-	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, 8));
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, 8));
 }
 
 static void dlrb_test_counters(struct kunit *test)
@@ -640,48 +660,77 @@ static void dlrb_test_counters(struct kunit *test)
 }
 
 /*
- * The engine's invariants: each tree in sector order, queued equal to the
- * tree sizes, each FIFO ordered by deadline, and the open batch passing
- * over nothing that starts at or after the last dispatched sector.  Its
- * next request is the successor of the one dispatched last, which may
- * start below last_end when the two overlap.
+ * The engine's invariants: each tree in sector order and holding only its
+ * class and direction, queued equal to the tree sizes, each FIFO ordered
+ * by deadline, and the open batch going on in its class and direction,
+ * passing over nothing that starts at or after the last dispatched
+ * sector.  Its next request is the successor of the one dispatched last,
+ * which may start below last_end when the two overlap.
  */
 static void dlrb_check_invariants(struct kunit *test, struct dlrb_engine *e)
 {
+	enum dlrb_class cls;
 	enum dlrb_dir dir;
 
 	for (dir = DLRB_READ; dir < DLRB_NR_DIRS; dir++) {
-		struct rb_node *node;
-		struct request *rq, *prev = NULL;
-		u32 n = 0;
+		u32 total = 0;
 
-		for (node = rb_first(&e->sort[dir]); node; node = rb_next(node)) {
-			rq = rb_entry(node, struct request, rb_node);
-			if (prev)
-				KUNIT_ASSERT_LE(test, blk_rq_pos(prev), blk_rq_pos(rq));
-			prev = rq;
-			n++;
+		for (cls = DLRB_RT; cls < DLRB_NR_CLASSES; cls++) {
+			struct dlrb_prio *p = &e->prio[cls];
+			struct request *rq, *prev = NULL;
+			struct rb_node *node;
+			u32 n = 0;
+
+			for (node = rb_first(&p->sort[dir]); node; node = rb_next(node)) {
+				rq = rb_entry(node, struct request, rb_node);
+				KUNIT_ASSERT_EQ(test, dlrb_rq_class(rq), cls);
+				KUNIT_ASSERT_EQ(test, dlrb_dir(rq), dir);
+				if (prev)
+					KUNIT_ASSERT_LE(test, blk_rq_pos(prev), blk_rq_pos(rq));
+				prev = rq;
+				n++;
+			}
+			KUNIT_ASSERT_EQ(test, n, p->stats[dir].queued);
+			total += n;
+			prev = NULL;
+			list_for_each_entry(rq, &p->fifo[dir], queuelist) {
+				if (prev)
+					KUNIT_ASSERT_LE(test, prev->fifo_time, rq->fifo_time);
+				prev = rq;
+			}
 		}
-		KUNIT_ASSERT_EQ(test, n, e->stats[dir].queued);
-		prev = NULL;
-		list_for_each_entry(rq, &e->fifo[dir], queuelist) {
-			if (prev)
-				KUNIT_ASSERT_LE(test, prev->fifo_time, rq->fifo_time);
-			prev = rq;
-		}
+		KUNIT_ASSERT_EQ(test, total, e->stats[dir].queued);
 	}
 	if (e->batch_dir >= 0 && e->batch_next) {
 		struct rb_node *node = rb_prev(&e->batch_next->rb_node);
 		struct request *before;
 
+		KUNIT_ASSERT_EQ(test, dlrb_rq_class(e->batch_next), e->batch_class);
+		KUNIT_ASSERT_EQ(test, (int)dlrb_dir(e->batch_next), e->batch_dir);
 		if (node) {
 			before = rb_entry(node, struct request, rb_node);
 			KUNIT_ASSERT_LT(test, blk_rq_pos(before), e->last_end);
 		}
 	}
+	for (cls = DLRB_RT; cls < DLRB_NR_CLASSES; cls++) {
+		struct dlrb_prio *p = &e->prio[cls];
+		struct rb_node *node;
+
+		if (p->saved_dir < 0 || !p->saved_next)
+			continue;
+		KUNIT_ASSERT_EQ(test, dlrb_rq_class(p->saved_next), cls);
+		KUNIT_ASSERT_EQ(test, (int)dlrb_dir(p->saved_next), p->saved_dir);
+		node = rb_prev(&p->saved_next->rb_node);
+		if (node)
+			KUNIT_ASSERT_LT(test, blk_rq_pos(rb_entry(node, struct request, rb_node)),
+					p->saved_end);
+	}
 }
 
-/* Random inserts, merges and dispatches: never idle while work is queued. */
+/*
+ * Random inserts and dispatches in every class: never idle while work is
+ * queued, and the invariants hold throughout.
+ */
 static void dlrb_test_never_idle_with_work(struct kunit *test)
 {
 	struct dlrb_engine *e = eng(test);
@@ -689,16 +738,18 @@ static void dlrb_test_never_idle_with_work(struct kunit *test)
 	u32 x = 12345;
 
 	e->fifo_batch = 8;
+	e->prio_aging_expire_ms = 300;	/* some requests age in 2 s */
 	for (i = 0; i < 2000; i++) {
 		u64 now = (u64)i * MS;
 
 		x = x * 1103515245 + 12345;	/* any cheap, fixed sequence */
 		if ((x >> 16) % 3) {
-			add(test, (x >> 8) & 1 ? DLRB_WRITE : DLRB_READ,
-			    (x >> 12) % 100000, 8 << ((x >> 4) % 4), now);
+			addc(test, (x >> 24) % DLRB_NR_CLASSES,
+			     (x >> 8) & 1 ? DLRB_WRITE : DLRB_READ,
+			     (x >> 12) % 100000, 8 << ((x >> 4) % 4), now);
 			queued++;
 		} else if (!dlrb_empty(e)) {
-			KUNIT_ASSERT_NOT_NULL(test, dlrb_dispatch(e, now));
+			KUNIT_ASSERT_NOT_NULL(test, disp(e, now));
 			out++;
 		}
 		dlrb_check_invariants(test, e);
@@ -707,6 +758,275 @@ static void dlrb_test_never_idle_with_work(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out, queued);
 	KUNIT_EXPECT_TRUE(test, dlrb_empty(e));
 	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].queued + e->stats[DLRB_WRITE].queued, 0U);
+}
+
+/*
+ * I/O priority classes
+ */
+
+/* Every RT request before any BE one, every BE one before any IDLE one. */
+static void dlrb_test_class_order(struct kunit *test)
+{
+	static const enum dlrb_class cls[] = {
+		DLRB_IDLE, DLRB_BE, DLRB_RT, DLRB_BE, DLRB_IDLE, DLRB_RT, DLRB_BE,
+	};
+	struct dlrb_engine *e = eng(test);
+	enum dlrb_class last = DLRB_RT;
+	unsigned int i, n[DLRB_NR_CLASSES] = {};
+	struct request *rq;
+
+	for (i = 0; i < ARRAY_SIZE(cls); i++)
+		addc(test, cls[i], i % 2 ? DLRB_WRITE : DLRB_READ, 1000 * (7 - i), 8, i);
+	/* the oldest (an IDLE read) long expired, but not aged (10 s) */
+	for (i = 0; (rq = disp(e, 2000 * MS)); i++) {
+		KUNIT_EXPECT_GE(test, dlrb_rq_class(rq), last);
+		last = dlrb_rq_class(rq);
+		n[last]++;
+	}
+	KUNIT_EXPECT_EQ(test, i, (unsigned int)ARRAY_SIZE(cls));
+	KUNIT_EXPECT_EQ(test, n[DLRB_RT], 2U);
+	KUNIT_EXPECT_EQ(test, n[DLRB_BE], 3U);
+	KUNIT_EXPECT_EQ(test, n[DLRB_IDLE], 2U);
+	KUNIT_EXPECT_EQ(test, e->prio[DLRB_RT].stats[DLRB_READ].dispatched, 1ULL);
+	KUNIT_EXPECT_EQ(test, e->prio[DLRB_RT].stats[DLRB_WRITE].dispatched, 1ULL);
+	KUNIT_EXPECT_EQ(test, e->prio[DLRB_IDLE].stats[DLRB_READ].aged, 0ULL);
+}
+
+/* IDLE goes only when no RT or BE request is queued, until it ages. */
+static void dlrb_test_idle_only_when_others_empty(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	struct request *idle = addc(test, DLRB_IDLE, DLRB_READ, 0, 8, 0);
+	struct request *rq;
+	unsigned int i;
+
+	/* a best-effort stream, one request queued at a time for 9 s */
+	for (i = 0; i < 900; i++) {
+		addc(test, DLRB_BE, DLRB_WRITE, 1000 + i * 8, 8, i * 10 * MS);
+		rq = disp(e, i * 10 * MS);
+		KUNIT_ASSERT_NOT_NULL(test, rq);
+		KUNIT_ASSERT_EQ(test, dlrb_rq_class(rq), DLRB_BE);
+	}
+	/* the best-effort stream pauses: the idle request goes */
+	KUNIT_EXPECT_PTR_EQ(test, disp(e, 9000 * MS), idle);
+	KUNIT_EXPECT_EQ(test, e->prio[DLRB_IDLE].stats[DLRB_READ].aged, 0ULL);
+	KUNIT_EXPECT_TRUE(test, dlrb_empty(e));
+}
+
+/*
+ * A request of a lower class waits at most prio_aging_expire, plus the
+ * batch in progress: then it opens a batch of its own.  The batch after
+ * that is the higher class's again, and the class then waits a
+ * prio_aging_expire from that service, however old its requests.
+ */
+static void dlrb_test_aging_bound(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	struct request *idle1, *idle2, *rq;
+	unsigned int i, after = 0, sector = 0;
+	u64 now = 0;
+
+	e->prio_aging_expire_ms = 100;
+	e->fifo_batch = 16;
+	e->seek_cost = 1;
+	idle1 = addc(test, DLRB_IDLE, DLRB_READ, 500000, 8, 0);
+	idle2 = addc(test, DLRB_IDLE, DLRB_READ, 400000, 8, 1 * MS);
+	/* an RT flood that never drains: two requests queued per dispatch */
+	for (i = 0; i < 400; i++) {
+		now = i * MS;
+		addc(test, DLRB_RT, DLRB_READ, (sector += 4096) % 300000, 8, now);
+		addc(test, DLRB_RT, DLRB_READ, (sector += 4096) % 300000, 8, now);
+		rq = disp(e, now);
+		KUNIT_ASSERT_NOT_NULL(test, rq);
+		if (rq == idle1)
+			break;
+		KUNIT_ASSERT_EQ(test, dlrb_rq_class(rq), DLRB_RT);
+		if (now >= 100 * MS)
+			after++;
+	}
+	/* served within one batch of 16 requests after it aged */
+	KUNIT_EXPECT_PTR_EQ(test, rq, idle1);
+	KUNIT_EXPECT_GE(test, now, 100 * MS);
+	KUNIT_EXPECT_LE(test, after, 16U);
+	KUNIT_EXPECT_TRUE(test, e->batch_aged);
+	KUNIT_EXPECT_EQ(test, e->prio[DLRB_IDLE].stats[DLRB_READ].aged, 1ULL);
+
+	/* idle2 is as old, but its class was served just now: RT's turn */
+	for (i = 0; i < 48; i++) {
+		rq = disp(e, now + i * MS);
+		KUNIT_ASSERT_NOT_NULL(test, rq);
+		KUNIT_EXPECT_EQ(test, dlrb_rq_class(rq), DLRB_RT);
+		addc(test, DLRB_RT, DLRB_READ, (sector += 4096) % 300000, 8, now + i * MS);
+	}
+	/* a prio_aging_expire after idle1's service, within one batch: idle2 */
+	now += 100 * MS;
+	for (i = 0; i <= 16; i++) {
+		rq = disp(e, now);
+		if (rq == idle2)
+			break;
+		addc(test, DLRB_RT, DLRB_READ, (sector += 4096) % 300000, 8, now);
+	}
+	KUNIT_EXPECT_PTR_EQ(test, rq, idle2);
+	KUNIT_EXPECT_LE(test, i, 16U);
+	KUNIT_EXPECT_EQ(test, e->prio[DLRB_IDLE].stats[DLRB_READ].aged, 2ULL);
+	KUNIT_EXPECT_EQ(test, e->prio[DLRB_RT].stats[DLRB_READ].aged, 0ULL);
+}
+
+/*
+ * Aging is a class going unserved, not a request being old: a best-effort
+ * backlog far older than prio_aging_expire, served a moment ago, does not
+ * go ahead of a real-time request (in mq-deadline it would, all of it).
+ */
+static void dlrb_test_aging_is_starvation(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	struct request *rq, *rt;
+	unsigned int i;
+
+	e->prio_aging_expire_ms = 100;
+	for (i = 0; i < 64; i++)
+		add(test, DLRB_READ, i * 1000, 8, 0);
+	rq = disp(e, 1000 * MS);
+	KUNIT_EXPECT_EQ(test, dlrb_rq_class(rq), DLRB_BE);
+	for (i = 0; i < 8; i++) {
+		rt = addc(test, DLRB_RT, DLRB_READ, 500 + i, 8, (1000 + i) * MS);
+		KUNIT_EXPECT_PTR_EQ(test, disp(e, (1000 + i) * MS), rt);
+		/* the real-time reader thinks: best-effort gets the disk */
+		rq = disp(e, (1000 + i) * MS);
+		KUNIT_EXPECT_EQ(test, dlrb_rq_class(rq), DLRB_BE);
+	}
+	KUNIT_EXPECT_EQ(test, e->prio[DLRB_BE].stats[DLRB_READ].aged, 0ULL);
+
+	/* unserved for prio_aging_expire under a real-time flood: aged */
+	for (i = 0; i < 8; i++)
+		addc(test, DLRB_RT, DLRB_READ, 600 + i, 8, 1010 * MS);
+	rq = disp(e, 1110 * MS);
+	KUNIT_EXPECT_EQ(test, dlrb_rq_class(rq), DLRB_BE);
+	KUNIT_EXPECT_EQ(test, e->prio[DLRB_BE].stats[DLRB_READ].aged, 1ULL);
+}
+
+/* Merge lookups never return a request of another class. */
+static void dlrb_test_no_merge_across_classes(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	struct request *rt = addc(test, DLRB_RT, DLRB_READ, 100, 8, 0);
+	struct request *be = addc(test, DLRB_BE, DLRB_READ, 100, 8, 0);
+	struct request *idle = addc(test, DLRB_IDLE, DLRB_WRITE, 300, 8, 0);
+
+	/* one hash for every class: the same end sector, found by class */
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_RT, 108), rt);
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_BE, 108), be);
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_IDLE, 108));
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_front(e, DLRB_RT, DLRB_READ, 100), rt);
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_front(e, DLRB_BE, DLRB_READ, 100), be);
+	KUNIT_EXPECT_NULL(test, dlrb_find_front(e, DLRB_IDLE, DLRB_READ, 100));
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_IDLE, 308), idle);
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, 308));
+	KUNIT_EXPECT_NULL(test, dlrb_find_front(e, DLRB_RT, DLRB_WRITE, 300));
+
+	/* a merge counts for the class of the request merged into */
+	rt->__data_len += 8 << SECTOR_SHIFT;
+	dlrb_merged_back(e, rt);
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_RT, 116), rt);
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, 116));
+	KUNIT_EXPECT_EQ(test, e->prio[DLRB_RT].stats[DLRB_READ].merged, 1ULL);
+	KUNIT_EXPECT_EQ(test, e->prio[DLRB_BE].stats[DLRB_READ].merged, 0ULL);
+	KUNIT_EXPECT_EQ(test, e->prio[DLRB_RT].stats[DLRB_READ].queued, 1U);
+	KUNIT_EXPECT_EQ(test, e->prio[DLRB_BE].stats[DLRB_READ].queued, 1U);
+	KUNIT_EXPECT_EQ(test, e->prio[DLRB_IDLE].stats[DLRB_WRITE].inserted, 1ULL);
+}
+
+/*
+ * A request of a higher class arriving mid-batch puts the batch aside: it
+ * goes next, then the batch goes on from where it was with the budget it
+ * had left.  A batch serving an aged request is not put aside.
+ */
+static void dlrb_test_higher_class_mid_batch(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	struct request *rq, *rt;
+	unsigned int i;
+
+	e->fifo_batch = DLRB_COST_MAX;
+	for (i = 0; i < 4; i++)
+		add(test, DLRB_READ, 1000 * (i + 1), 8, 0);
+	rq = disp(e, 1 * MS);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(rq), 1000ULL);
+	KUNIT_EXPECT_EQ(test, e->batch_class, DLRB_BE);
+	KUNIT_EXPECT_GE(test, e->batch_dir, 0);
+
+	rt = addc(test, DLRB_RT, DLRB_READ, 2500, 8, 1 * MS);
+	KUNIT_EXPECT_LT(test, e->batch_dir, 0);
+	KUNIT_EXPECT_EQ(test, e->prio[DLRB_BE].saved_dir, (int)DLRB_READ);
+	KUNIT_EXPECT_EQ(test, e->prio[DLRB_BE].saved_budget,
+			DLRB_COST_MAX - (int)e->seek_cost);
+	KUNIT_EXPECT_PTR_EQ(test, disp(e, 1 * MS), rt);
+	/* the best-effort batch goes on where it was, with what it had left */
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(disp(e, 1 * MS)), 2000ULL);
+	KUNIT_EXPECT_EQ(test, e->batch_class, DLRB_BE);
+	KUNIT_EXPECT_EQ(test, e->batch_budget, DLRB_COST_MAX - 2 * (int)e->seek_cost);
+	KUNIT_EXPECT_LT(test, e->prio[DLRB_BE].saved_dir, 0);
+	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].batches, 2ULL);	/* BE, RT */
+
+	/* same class or lower: the batch goes on */
+	addc(test, DLRB_BE, DLRB_READ, 100, 8, 1 * MS);
+	addc(test, DLRB_IDLE, DLRB_READ, 200, 8, 1 * MS);
+	KUNIT_EXPECT_GE(test, e->batch_dir, 0);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(disp(e, 1 * MS)), 3000ULL);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(disp(e, 1 * MS)), 4000ULL);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(disp(e, 1 * MS)), 100ULL);
+
+	/* the IDLE request ages: its batch is not put aside by an RT arrival */
+	addc(test, DLRB_IDLE, DLRB_READ, 300, 8, 1 * MS);
+	addc(test, DLRB_BE, DLRB_READ, 5000, 8, 1 * MS);
+	rq = disp(e, 20000 * MS);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(rq), 200ULL);
+	KUNIT_EXPECT_TRUE(test, e->batch_aged);
+	rt = addc(test, DLRB_RT, DLRB_READ, 6000, 8, 20000 * MS);
+	KUNIT_EXPECT_GE(test, e->batch_dir, 0);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(disp(e, 20000 * MS)), 300ULL);
+	/* then the RT request, even with the BE one aged */
+	KUNIT_EXPECT_PTR_EQ(test, disp(e, 20000 * MS), rt);
+	KUNIT_EXPECT_EQ(test, blk_rq_pos(disp(e, 20000 * MS)), 5000ULL);
+	KUNIT_EXPECT_TRUE(test, dlrb_empty(e));
+}
+
+/*
+ * An idle request waits while a request of another class is with the
+ * driver, dispatched and not completed; the completion of the last says
+ * so.  An aged idle request does not wait.
+ */
+static void dlrb_test_idle_waits_for_driver(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	struct request *be, *rt, *idle;
+
+	be = add(test, DLRB_READ, 100, 8, 0);
+	idle = addc(test, DLRB_IDLE, DLRB_READ, 200, 8, 0);
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_dispatch(e, 1 * MS), be);
+	KUNIT_EXPECT_NULL(test, dlrb_dispatch(e, 1 * MS));
+	KUNIT_EXPECT_FALSE(test, dlrb_empty(e));
+	rt = addc(test, DLRB_RT, DLRB_READ, 300, 8, 1 * MS);
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_dispatch(e, 1 * MS), rt);
+	/* the BE request done, the RT one still out: held */
+	KUNIT_EXPECT_FALSE(test, dlrb_completed(e, be));
+	KUNIT_EXPECT_NULL(test, dlrb_dispatch(e, 2 * MS));
+	/* the last done: the caller is told to run the queue */
+	KUNIT_EXPECT_TRUE(test, dlrb_completed(e, rt));
+	KUNIT_EXPECT_FALSE(test, dlrb_completed(e, rt));	/* counted once */
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_dispatch(e, 2 * MS), idle);
+	KUNIT_EXPECT_FALSE(test, dlrb_completed(e, idle));
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->owned[DLRB_RT]) +
+			atomic_read(&e->owned[DLRB_BE]) +
+			atomic_read(&e->owned[DLRB_IDLE]), 0);
+
+	/* aged, it goes beside a best-effort request with the driver */
+	be = add(test, DLRB_WRITE, 400, 8, 3 * MS);
+	idle = addc(test, DLRB_IDLE, DLRB_WRITE, 500, 8, 3 * MS);
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_dispatch(e, 4 * MS), be);
+	KUNIT_EXPECT_NULL(test, dlrb_dispatch(e, 4 * MS));
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_dispatch(e, 10003 * MS), idle);
+	KUNIT_EXPECT_EQ(test, e->prio[DLRB_IDLE].stats[DLRB_WRITE].aged, 1ULL);
 }
 
 static struct kunit_case dlrb_engine_cases[] = {
@@ -737,6 +1057,13 @@ static struct kunit_case dlrb_engine_cases[] = {
 	KUNIT_CASE(dlrb_test_hash_resize_live),
 	KUNIT_CASE(dlrb_test_counters),
 	KUNIT_CASE(dlrb_test_never_idle_with_work),
+	KUNIT_CASE(dlrb_test_class_order),
+	KUNIT_CASE(dlrb_test_idle_only_when_others_empty),
+	KUNIT_CASE(dlrb_test_aging_bound),
+	KUNIT_CASE(dlrb_test_aging_is_starvation),
+	KUNIT_CASE(dlrb_test_no_merge_across_classes),
+	KUNIT_CASE(dlrb_test_higher_class_mid_batch),
+	KUNIT_CASE(dlrb_test_idle_waits_for_driver),
 	{}
 };
 

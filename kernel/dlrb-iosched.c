@@ -10,6 +10,7 @@
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>
 #include <linux/ctype.h>
+#include <linux/ioprio.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -55,6 +56,22 @@ struct dlrb_data {
 static u64 dlrb_now(void)
 {
 	return jiffies64_to_nsecs(get_jiffies_64());
+}
+
+/*
+ * The class of an I/O priority: real-time, idle, or best-effort for the
+ * rest, as in mq-deadline (no class, and 6.12's invalid one, are BE).
+ */
+static enum dlrb_class dlrb_ioprio_class(u16 ioprio)
+{
+	switch (IOPRIO_PRIO_CLASS(ioprio)) {
+	case IOPRIO_CLASS_RT:
+		return DLRB_RT;
+	case IOPRIO_CLASS_IDLE:
+		return DLRB_IDLE;
+	default:
+		return DLRB_BE;
+	}
 }
 
 /*
@@ -134,18 +151,22 @@ static void dlrb_exit_sched(struct elevator_queue *eq)
  */
 static bool dlrb_nothing_to_merge(struct dlrb_data *dd)
 {
-	return list_empty_careful(&dd->e.fifo[DLRB_READ]) &&
-	       list_empty_careful(&dd->e.fifo[DLRB_WRITE]);
+	return !dlrb_has_sorted(&dd->e);
 }
 
-/* A mergeable request ending at @end.  Unmergeable ones leave lazily. */
-static struct request *dlrb_back_candidate(struct dlrb_data *dd, sector_t end)
+/*
+ * A mergeable request of @cls ending at @end.  Unmergeable ones leave
+ * lazily.  Only the class is matched here; the core refuses a merge of
+ * two I/O priorities (blk_rq_merge_ok(), attempt_merge()).
+ */
+static struct request *dlrb_back_candidate(struct dlrb_data *dd,
+					   enum dlrb_class cls, sector_t end)
 {
 	struct request *rq;
 
 	lockdep_assert_held(&dd->lock);
 
-	while ((rq = dlrb_find_back(&dd->e, end))) {
+	while ((rq = dlrb_find_back(&dd->e, cls, end))) {
 		if (rq_mergeable(rq))
 			return rq;
 		dlrb_hash_del(rq);
@@ -162,11 +183,12 @@ static int dlrb_request_merge(struct request_queue *q, struct request **rqp,
 			      struct bio *bio)
 {
 	struct dlrb_data *dd = q->elevator->elevator_data;
+	const enum dlrb_class cls = dlrb_ioprio_class(bio->bi_ioprio);
 	struct request *rq;
 
 	lockdep_assert_held(&dd->lock);
 
-	rq = dlrb_back_candidate(dd, bio->bi_iter.bi_sector);
+	rq = dlrb_back_candidate(dd, cls, bio->bi_iter.bi_sector);
 	if (rq && elv_bio_merge_ok(rq, bio)) {
 		*rqp = rq;
 		if (blk_discard_mergable(rq))
@@ -177,7 +199,8 @@ static int dlrb_request_merge(struct request_queue *q, struct request **rqp,
 	if (!dd->e.front_merges)
 		return ELEVATOR_NO_MERGE;
 
-	rq = dlrb_find_front(&dd->e, bio_data_dir(bio) == WRITE ? DLRB_WRITE : DLRB_READ,
+	rq = dlrb_find_front(&dd->e, cls,
+			     bio_data_dir(bio) == WRITE ? DLRB_WRITE : DLRB_READ,
 			     bio_end_sector(bio));
 	if (rq && elv_bio_merge_ok(rq, bio)) {
 		*rqp = rq;
@@ -266,7 +289,7 @@ static bool dlrb_insert_merge(struct request_queue *q, struct dlrb_data *dd,
 	if (dlrb_nothing_to_merge(dd))
 		return false;
 	if (rq_mergeable(rq) && !blk_queue_noxmerges(q)) {
-		prev = dlrb_back_candidate(dd, blk_rq_pos(rq));
+		prev = dlrb_back_candidate(dd, dlrb_rq_class(rq), blk_rq_pos(rq));
 		if (prev)
 			q->last_merge = prev;
 	}
@@ -294,6 +317,9 @@ static void dlrb_insert_request(struct request_queue *q, struct dlrb_data *dd,
 		list_add_tail(&rq->queuelist, bypass);
 		return;
 	}
+
+	/* Its class now: on 6.12 the I/O priority is its first bio's. */
+	dlrb_set_class(rq, dlrb_ioprio_class(req_get_ioprio(rq)));
 
 	if (dlrb_insert_merge(q, dd, rq, free))
 		return;
@@ -360,9 +386,7 @@ static bool dlrb_has_work(struct blk_mq_hw_ctx *hctx)
 	struct dlrb_data *dd = hctx->queue->elevator->elevator_data;
 
 	/* Unlocked peek, as mq-deadline's: a stale answer only costs a rerun. */
-	return !list_empty_careful(&dd->e.dispatch) ||
-	       !list_empty_careful(&dd->e.fifo[DLRB_READ]) ||
-	       !list_empty_careful(&dd->e.fifo[DLRB_WRITE]);
+	return !list_empty_careful(&dd->e.dispatch) || dlrb_has_sorted(&dd->e);
 }
 
 /*
@@ -427,7 +451,8 @@ static void dlrb_prepare_request(struct request *rq)
 /*
  * Called for every prepared request when it is freed, completed or not.
  * On a zoned disk (up to 6.9) a write releases its zone here; dispatch may
- * have stopped at that zone's writes, so the queue is run again.
+ * have stopped at that zone's writes, so the queue is run again.  Idle
+ * requests may have been held back for this one: the same.
  */
 static void dlrb_finish_request(struct request *rq)
 {
@@ -438,11 +463,19 @@ static void dlrb_finish_request(struct request *rq)
 	if (dlrb_rq(rq)->flags & DLRB_RQ_COUNTED)
 		atomic64_inc(&dd->completed[dlrb_dir(rq)]);
 
+	/*
+	 * Idle requests wait while one of another class is with the driver;
+	 * when the last is done, run the queue for them now rather than at
+	 * blk-mq's next retry.
+	 */
+	if (dlrb_completed(&dd->e, rq))
+		blk_mq_run_hw_queues(rq->q, true);
+
 	if (dlrb_zone_locking(rq->q)) {
 		spin_lock_irqsave(&dd->zone_lock, flags);
 		dlrb_zone_unlock(rq);
 		spin_unlock_irqrestore(&dd->zone_lock, flags);
-		if (!list_empty_careful(&dd->e.fifo[DLRB_WRITE]))
+		if (dlrb_has_sorted(&dd->e))
 			blk_mq_sched_mark_restart_hctx(rq->mq_hctx);
 	}
 }
@@ -517,6 +550,7 @@ DLRB_ATTR_RW(writes_starved, writes_starved, 0, DLRB_WRITES_STARVED_MAX)
 DLRB_ATTR_RW(fifo_batch, fifo_batch, DLRB_COST_MIN, DLRB_COST_MAX)
 DLRB_ATTR_RW(seek_cost, seek_cost, DLRB_COST_MIN, DLRB_COST_MAX)
 DLRB_ATTR_RW(front_merges, front_merges, 0, 1)
+DLRB_ATTR_RW(prio_aging_expire, prio_aging_expire_ms, DLRB_EXPIRE_MIN_MS, DLRB_EXPIRE_MAX_MS)
 #undef DLRB_ATTR_RW
 
 static ssize_t dlrb_hash_shift_show(struct elevator_queue *eq, char *page)
@@ -589,6 +623,7 @@ static struct elv_fs_entry dlrb_attrs[] = {
 	DLRB_ATTR(hash_shift),
 	DLRB_ATTR(front_merges),
 	DLRB_ATTR(async_depth),
+	DLRB_ATTR(prio_aging_expire),
 	__ATTR_NULL
 };
 
@@ -600,19 +635,42 @@ static struct elv_fs_entry dlrb_attrs[] = {
 #ifdef CONFIG_BLK_DEBUG_FS
 static void dlrb_stat_line(struct seq_file *m, const char *name, u64 r, u64 w)
 {
-	seq_printf(m, "%-12s %llu %llu\n", name, r, w);
+	seq_printf(m, "%-16s %llu %llu\n", name, r, w);
 }
 
-/* One line per counter: its name, then the read and the write value. */
+static const char *const dlrb_class_names[DLRB_NR_CLASSES] = {
+	[DLRB_RT] = "rt",
+	[DLRB_BE] = "be",
+	[DLRB_IDLE] = "idle",
+};
+
+static void dlrb_class_line(struct seq_file *m, enum dlrb_class cls,
+			    const char *name, u64 r, u64 w)
+{
+	char full[24];
+
+	snprintf(full, sizeof(full), "%s_%s", dlrb_class_names[cls], name);
+	dlrb_stat_line(m, full, r, w);
+}
+
+/*
+ * One line per counter: its name, then the read and the write value; the
+ * counters of the whole queue, then those of each class (rt_*, be_*,
+ * idle_*).
+ */
 static int dlrb_stats_show(void *data, struct seq_file *m)
 {
 	struct request_queue *q = data;
 	struct dlrb_data *dd = q->elevator->elevator_data;
+	struct dlrb_class_stats cs[DLRB_NR_CLASSES][DLRB_NR_DIRS];
 	struct dlrb_stats r, w;
+	enum dlrb_class cls;
 
 	spin_lock(&dd->lock);
 	r = dd->e.stats[DLRB_READ];
 	w = dd->e.stats[DLRB_WRITE];
+	for (cls = DLRB_RT; cls < DLRB_NR_CLASSES; cls++)
+		memcpy(cs[cls], dd->e.prio[cls].stats, sizeof(cs[cls]));
 	spin_unlock(&dd->lock);
 
 	dlrb_stat_line(m, "inserted", r.inserted, w.inserted);
@@ -629,6 +687,16 @@ static int dlrb_stats_show(void *data, struct seq_file *m)
 		       atomic64_read(&dd->completed[DLRB_WRITE]));
 	dlrb_stat_line(m, "requeued", atomic64_read(&dd->requeued[DLRB_READ]),
 		       atomic64_read(&dd->requeued[DLRB_WRITE]));
+	for (cls = DLRB_RT; cls < DLRB_NR_CLASSES; cls++) {
+		struct dlrb_class_stats *cr = &cs[cls][DLRB_READ];
+		struct dlrb_class_stats *cw = &cs[cls][DLRB_WRITE];
+
+		dlrb_class_line(m, cls, "inserted", cr->inserted, cw->inserted);
+		dlrb_class_line(m, cls, "dispatched", cr->dispatched, cw->dispatched);
+		dlrb_class_line(m, cls, "merged", cr->merged, cw->merged);
+		dlrb_class_line(m, cls, "queued", cr->queued, cw->queued);
+		dlrb_class_line(m, cls, "aged", cr->aged, cw->aged);
+	}
 	return 0;
 }
 
@@ -636,17 +704,22 @@ static int dlrb_batching_show(void *data, struct seq_file *m)
 {
 	struct request_queue *q = data;
 	struct dlrb_data *dd = q->elevator->elevator_data;
+	enum dlrb_class cls;
 	int dir, budget;
+	bool aged;
 
 	spin_lock(&dd->lock);
 	dir = dd->e.batch_dir;
 	budget = dd->e.batch_budget;
+	cls = dd->e.batch_class;
+	aged = dd->e.batch_aged;
 	spin_unlock(&dd->lock);
 
 	if (dir < 0)
 		seq_puts(m, "none\n");
 	else
-		seq_printf(m, "%s %d\n", dir == DLRB_READ ? "read" : "write", budget);
+		seq_printf(m, "%s %d %s%s\n", dir == DLRB_READ ? "read" : "write", budget,
+			   dlrb_class_names[cls], aged ? " aged" : "");
 	return 0;
 }
 
@@ -655,7 +728,10 @@ static int dlrb_starved_show(void *data, struct seq_file *m)
 	struct request_queue *q = data;
 	struct dlrb_data *dd = q->elevator->elevator_data;
 
-	seq_printf(m, "%u\n", READ_ONCE(dd->e.starved));
+	/* read batches in a row with writes waiting, per class */
+	seq_printf(m, "%u %u %u\n", READ_ONCE(dd->e.prio[DLRB_RT].starved),
+		   READ_ONCE(dd->e.prio[DLRB_BE].starved),
+		   READ_ONCE(dd->e.prio[DLRB_IDLE].starved));
 	return 0;
 }
 
@@ -710,8 +786,12 @@ static const struct seq_operations dlrb_##name##_seq_ops = {		\
 	.show	= blk_mq_debugfs_rq_show,				\
 }
 
-DLRB_DEBUGFS_LIST(read_fifo, fifo[DLRB_READ]);
-DLRB_DEBUGFS_LIST(write_fifo, fifo[DLRB_WRITE]);
+DLRB_DEBUGFS_LIST(rt_read_fifo, prio[DLRB_RT].fifo[DLRB_READ]);
+DLRB_DEBUGFS_LIST(rt_write_fifo, prio[DLRB_RT].fifo[DLRB_WRITE]);
+DLRB_DEBUGFS_LIST(read_fifo, prio[DLRB_BE].fifo[DLRB_READ]);
+DLRB_DEBUGFS_LIST(write_fifo, prio[DLRB_BE].fifo[DLRB_WRITE]);
+DLRB_DEBUGFS_LIST(idle_read_fifo, prio[DLRB_IDLE].fifo[DLRB_READ]);
+DLRB_DEBUGFS_LIST(idle_write_fifo, prio[DLRB_IDLE].fifo[DLRB_WRITE]);
 DLRB_DEBUGFS_LIST(dispatch, dispatch);
 #undef DLRB_DEBUGFS_LIST
 
@@ -720,8 +800,13 @@ static const struct blk_mq_debugfs_attr dlrb_queue_debugfs_attrs[] = {
 	{"queued", 0400, dlrb_queued_show},
 	{"batching", 0400, dlrb_batching_show},
 	{"starved", 0400, dlrb_starved_show},
+	/* best-effort (and no class) as read_ and write_fifo_list */
+	{"rt_read_fifo_list", 0400, .seq_ops = &dlrb_rt_read_fifo_seq_ops},
+	{"rt_write_fifo_list", 0400, .seq_ops = &dlrb_rt_write_fifo_seq_ops},
 	{"read_fifo_list", 0400, .seq_ops = &dlrb_read_fifo_seq_ops},
 	{"write_fifo_list", 0400, .seq_ops = &dlrb_write_fifo_seq_ops},
+	{"idle_read_fifo_list", 0400, .seq_ops = &dlrb_idle_read_fifo_seq_ops},
+	{"idle_write_fifo_list", 0400, .seq_ops = &dlrb_idle_write_fifo_seq_ops},
 	{"dispatch", 0400, .seq_ops = &dlrb_dispatch_seq_ops},
 	{},
 };

@@ -134,6 +134,7 @@ for kernel in "${kernels[@]}"; do
 	guest_tier sched-io tests/guest/sched-io.sh
 	guest_tier sched-policy tests/guest/sched-policy.sh
 	guest_tier sched-paths tests/guest/sched-paths.sh
+	guest_tier sched-prio tests/guest/sched-prio.sh
 	guest_tier dlctl-guest tests/guest/dlctl.sh
 	guest_tier dlctl-profile tests/guest/profile.sh
 	# the seek-modelled disk is the bench's, on 6.1; style.sh builds it for 6.12
@@ -142,13 +143,15 @@ for kernel in "${kernels[@]}"; do
 done
 
 # Debian's stock kernels, with deadline-rb built by DKMS: the tiers that
-# prove the module and the tool there (the rest need our debug kernels),
-# and udev's rule, whose kernel side (hot-add, a switch, removal with
-# deadline-rb attached) sched-io covers on the debug kernels.
+# prove the module, its priority classes and the tool there (the rest
+# need our debug kernels), and udev's rule, whose kernel side (hot-add, a
+# switch, removal with deadline-rb attached) sched-io covers on the debug
+# kernels.
 for kernel in ${CHECK_STOCK_KERNELS:-debian-6.1 debian-6.12}; do
 	tier_start=$SECONDS
 	guest_tier sched-sysfs tests/guest/sched-sysfs.sh
 	guest_tier sched-io tests/guest/sched-io.sh
+	guest_tier sched-prio tests/guest/sched-prio.sh
 	guest_tier dlctl-guest tests/guest/dlctl.sh
 	guest_tier dlctl-udev tests/guest/udev.sh
 	echo "   $kernel guest tiers: $((SECONDS - tier_start)) s"

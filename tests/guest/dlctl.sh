@@ -54,7 +54,7 @@ ok $? "dlctl reset: defaults again"
 dlctl show >/tmp/show
 ok $? "dlctl show"
 ad=$(cat /sys/block/vda/queue/nr_requests)	# async_depth's default
-grep -qE "^vda +deadline-rb +500 +5000 +2 +64 +4 +10 +1 +$ad\$" /tmp/show &&
+grep -qE "^vda +deadline-rb +500 +5000 +2 +64 +4 +10 +1 +$ad +10000\$" /tmp/show &&
 	grep -qE '^nullb1 +mq-deadline *$' /tmp/show
 ok $? "... lists schedulers and deadline-rb's tunables, a column each"
 dlctl show -J -d nullb1 -d vda >/tmp/show

@@ -14,6 +14,7 @@ fifo_batch 64 1 65536
 seek_cost 4 1 65536
 hash_shift 10 4 20
 front_merges 1 0 1
+prio_aging_expire 10000 1 600000
 "
 EINVAL="Invalid argument"
 ERANGE="Numerical result out of range"
@@ -37,7 +38,7 @@ refuse() {
 	is "$(cat "$f")" "$before" "$1 keeps $before after $3"
 }
 
-plan 253
+plan 284
 
 echo deadline-rb >/sys/block/vda/queue/scheduler
 echo deadline-rb >/sys/block/nullb0/queue/scheduler

@@ -119,7 +119,7 @@ has() {
 }
 
 tunables=(read_expire write_expire writes_starved fifo_batch seek_cost hash_shift front_merges
-	async_depth)
+	async_depth prio_aging_expire)
 
 # The tunables dlctl --help prints, as a user reads them.
 if [ -x "$bin" ]; then
@@ -145,6 +145,11 @@ is "async_depth= for set" "dlctl set fifo_batch=8 as" async_depth=
 is "nothing for async_depth's number" "dlctl set async_depth "
 is "the ASYNC_DEPTH column" "dlctl show -o NAME,AS" NAME,ASYNC_DEPTH
 is "async_depth from the static list" "$tmp/none/dlctl profile as" async_depth
+is "prio_aging_expire" "dlctl get p" prio_aging_expire
+is "prio_aging_expire= for set" "dlctl set fifo_batch=8 pr" prio_aging_expire=
+is "nothing for prio_aging_expire's time" "dlctl set prio_aging_expire "
+is "the PRIO_AGING_EXPIRE column" "dlctl show -o NAME,PR" NAME,PRIO_AGING_EXPIRE
+is "prio_aging_expire from the static list" "$tmp/none/dlctl get pr" prio_aging_expire
 is "the devices in the fake sysfs" "dlctl -d " vda nullb0
 is "a device by prefix" "dlctl show -d nu" nullb0
 is "a device after --device=" "dlctl get --device=v" vda
@@ -161,8 +166,12 @@ is "no column twice" "dlctl show --output=NAME,SCHED,READ_EXPIRE,WRITE_EXPIRE,WR
 	NAME,SCHED,READ_EXPIRE,WRITE_EXPIRE,WRITES_STARVED,SEEK_COST,FIFO_BATCH \
 	NAME,SCHED,READ_EXPIRE,WRITE_EXPIRE,WRITES_STARVED,SEEK_COST,HASH_SHIFT \
 	NAME,SCHED,READ_EXPIRE,WRITE_EXPIRE,WRITES_STARVED,SEEK_COST,FRONT_MERGES \
-	NAME,SCHED,READ_EXPIRE,WRITE_EXPIRE,WRITES_STARVED,SEEK_COST,ASYNC_DEPTH
+	NAME,SCHED,READ_EXPIRE,WRITE_EXPIRE,WRITES_STARVED,SEEK_COST,ASYNC_DEPTH \
+	NAME,SCHED,READ_EXPIRE,WRITE_EXPIRE,WRITES_STARVED,SEEK_COST,PRIO_AGING_EXPIRE
 is "the stats columns" "dlctl stats -o MERGED_" MERGED_FRONT MERGED_BACK MERGED_RQ
+is "a priority class's stats columns" "dlctl stats -o NAME,RT_" NAME,RT_INSERTED NAME,RT_DISPATCHED \
+	NAME,RT_MERGED NAME,RT_QUEUED NAME,RT_AGED
+is "a class column added to the default" "dlctl stats -o +IDLE_A" +IDLE_AGED
 is "the profile columns" "dlctl profile -o READ_P" READ_P50_US READ_P99_US
 is "the get columns" "dlctl get -o S" SEEK_COST
 is "a workload" "dlctl profile fifo_batch 8 -w seq" seqread seqwrite seqwrite+randread

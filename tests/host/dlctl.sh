@@ -30,9 +30,25 @@ ok() {
 }
 
 # A fake /sys: vda and nullb0 run deadline-rb, sda mq-deadline (one hardware
-# queue), nvme0n1 none (two); vda has a partition; debugfs has counters.
-# async_depth starts at the kernel's default, nr_requests: 256 on vda, 64
-# on nullb0, so that one fixed default cannot be right for both.
+# queue), nvme0n1 none (two); vda has a partition; debugfs has counters,
+# those of each I/O priority class (prio_stats: name read write) after the
+# others.  async_depth starts at the kernel's default, nr_requests: 256 on
+# vda, 64 on nullb0, so that one fixed default cannot be right for both.
+prio_stats='rt_inserted 3 0
+rt_dispatched 3 0
+rt_merged 0 0
+rt_queued 0 0
+rt_aged 0 0
+be_inserted 7 19
+be_dispatched 7 18
+be_merged 0 7
+be_queued 0 1
+be_aged 0 2
+idle_inserted 0 1
+idle_dispatched 0 1
+idle_merged 0 0
+idle_queued 0 0
+idle_aged 0 1'
 mkfake() {
 	local r=$1 d
 	rm -rf "$r"
@@ -49,8 +65,11 @@ mkfake() {
 		printf '%s\n' 1 >"$r/block/$d/queue/iosched/front_merges"
 		printf '%s\n' "$(nr_requests "$d")" >"$r/block/$d/queue/nr_requests"
 		printf '%s\n' "$(nr_requests "$d")" >"$r/block/$d/queue/iosched/async_depth"
-		printf 'inserted     10 20\nmerged_back  0 7\nqueued       0 1\n' \
-			>"$r/kernel/debug/block/$d/sched/stats"
+		printf '%s\n' 10000 >"$r/block/$d/queue/iosched/prio_aging_expire"
+		{
+			printf 'inserted     10 20\nmerged_back  0 7\nqueued       0 1\n'
+			printf '%s\n' "$prio_stats"
+		} >"$r/kernel/debug/block/$d/sched/stats"
 	done
 	mkdir -p "$r/block/vda/vda1"
 	echo 1 >"$r/block/vda/vda1/partition"
@@ -90,6 +109,11 @@ ok $? "--help: usage on stdout, exit 0"
 grep -qx ' async_depth .* (default nr_requests, 1\.\.2147483647)' "$tmp/out" &&
 	grep -qx ' fifo_batch .* (default 64, 1\.\.65536)' "$tmp/out"
 ok $? "--help: a per-device default in words, a fixed one as its number"
+params=$(sed -n '/^Parameters:$/,/^$/{/^ /p}' "$tmp/out")
+[ "$(grep -c . <<<"$params")" -eq 9 ] && ! grep -qvE '^ [a-z_ ]{17} [a-z].* \(default .*\)$' <<<"$params" &&
+	[ "$(tail -1 <<<"$params")" = \
+		' prio_aging_expire ms before a lower priority class goes first (default 10000, 1..600000)' ]
+ok $? "--help: 9 tunables, prio_aging_expire last, the descriptions in one column"
 "${DLCTL[@]}" -V >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] && grep -qx "dlctl $("$top/scripts/version.sh")" "$tmp/out"
 ok $? "-V prints CHANGELOG's version"
@@ -149,9 +173,9 @@ ok $? "--sysfs-root '': refused, not silently /sys"
 # --- show ---
 dl show
 [ $st -eq 0 ] && [ "$(grep -c . "$tmp/out")" -eq 5 ] &&
-	head -1 "$tmp/out" | grep -qE '^NAME +SCHED +READ_EXPIRE +WRITE_EXPIRE +WRITES_STARVED +FIFO_BATCH +SEEK_COST +HASH_SHIFT +FRONT_MERGES +ASYNC_DEPTH$'
-ok $? "show: a header with one column per tunable, and a line per device"
-grep -qE '^vda +deadline-rb +500 +5000 +2 +32 +16 +10 +1 +256$' "$tmp/out" &&
+	head -1 "$tmp/out" | grep -qE '^NAME +SCHED +READ_EXPIRE +WRITE_EXPIRE +WRITES_STARVED +FIFO_BATCH +SEEK_COST +HASH_SHIFT +FRONT_MERGES +ASYNC_DEPTH +PRIO_AGING_EXPIRE$'
+ok $? "show: a header with one column per tunable, in sysfs's order, and a line per device"
+grep -qE '^vda +deadline-rb +500 +5000 +2 +32 +16 +10 +1 +256 +10000$' "$tmp/out" &&
 	grep -qE '^sda +mq-deadline *$' "$tmp/out" && grep -qE '^nvme0n1 +none *$' "$tmp/out"
 ok $? "show: schedulers, and tunables for deadline-rb devices only"
 dl show --json
@@ -164,7 +188,9 @@ assert by["vda"]["fifo_batch"] == 32 and by["vda"]["read_expire"] == 500
 assert by["vda"]["front_merges"] is True
 assert by["vda"]["async_depth"] == 256 and by["nullb0"]["async_depth"] == 64
 assert by["sda"]["fifo_batch"] is None and by["sda"]["front_merges"] is None
-assert by["sda"]["async_depth"] is None' "$tmp/out" 2>>"$tmp/err"
+assert by["sda"]["async_depth"] is None
+assert by["vda"]["prio_aging_expire"] == 10000 and by["sda"]["prio_aging_expire"] is None' \
+	"$tmp/out" 2>>"$tmp/err"
 ok $? "show --json (option after the command): flat records, typed, null elsewhere"
 dl -d sda show
 [ $st -eq 0 ] && [ "$(grep -c . "$tmp/out")" -eq 2 ]
@@ -294,6 +320,33 @@ ok $? "set read_expire 1m is 60000 ms (the one number parser: as --runtime-per-v
 dl set read_expire 250MS
 [ $st -eq 0 ] && [ "$(val vda read_expire)" = 250 ]
 ok $? "set read_expire 250MS: units in any case, as sizes take them"
+dl set prio_aging_expire 2s
+[ $st -eq 0 ] && [ "$(val vda prio_aging_expire)" = 2000 ] && [ "$(val nullb0 prio_aging_expire)" = 2000 ] &&
+	[ "$(cat "$tmp/out")" = "$(printf 'nullb0.prio_aging_expire = 2000\nvda.prio_aging_expire = 2000')" ]
+ok $? "set prio_aging_expire 2s is 2000 ms, on every deadline-rb queue"
+dl -d vda set prio_aging_expire=1
+[ $st -eq 0 ] && [ "$(val vda prio_aging_expire)" = 1 ] && [ "$(val nullb0 prio_aging_expire)" = 2000 ]
+ok $? "set prio_aging_expire=1 (its minimum) -d vda: only vda"
+dl set prio_aging_expire 10m
+[ $st -eq 0 ] && [ "$(val vda prio_aging_expire)" = 600000 ] && [ "$(val nullb0 prio_aging_expire)" = 600000 ]
+ok $? "set prio_aging_expire 10m is 600000 ms (its maximum)"
+dl -d vda get prio_aging_expire
+[ $st -eq 0 ] && [ "$(cat "$tmp/out")" = "vda.prio_aging_expire = 600000" ]
+ok $? "get prio_aging_expire"
+# out of range, or not a time: CASE is VALUE|why
+before=$(snap)
+wrong=""
+range_why='out of range (1..600000 ms)' time_why='not a time (like 250, 250ms, 2s, 1m)'
+for case in "0|$range_why" "0ms|$range_why" "600001|$range_why" "601s|$range_why" \
+	"11m|$range_why" "1.5s|$time_why" "10 s|$time_why" "-1|$time_why" "abc|$time_why" \
+	"0x10|$time_why"; do
+	v=${case%%|*}
+	dl set prio_aging_expire="$v"
+	[ $st -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(snap)" = "$before" ] &&
+		[ "$(cat "$tmp/err")" = "dlctl: prio_aging_expire: '$v': ${case#*|}" ] || wrong+=" '$v'"
+done
+[ -z "$wrong" ]
+ok $? "set prio_aging_expire 0, 0ms, 600001, 601s, 11m (the range in ms), 1.5s, '10 s', -1, abc, 0x10 (not a time): exit 1, nothing changed${wrong:+ (not so:$wrong)}"
 dl set front_merges off
 [ $st -eq 0 ] && [ "$(val vda front_merges)" = 0 ]
 ok $? "set front_merges off"
@@ -409,10 +462,11 @@ ok $? "20 pairs of concurrent sets: every device ends with the same run's values
 dl reset
 [ $st -eq 0 ] && [ "$(val vda fifo_batch)" = 64 ] && [ "$(val nullb0 seek_cost)" = 4 ] &&
 	[ "$(val vda read_expire)" = 500 ] && [ "$(val vda write_expire)" = 5000 ] &&
-	[ "$(val vda hash_shift)" = 10 ] && [ "$(val vda writes_starved)" = 2 ]
-ok $? "reset: every tunable back to its default"
-[ "$(grep -c . "$tmp/out")" -eq 16 ]
-ok $? "reset prints 8 values for each of 2 devices"
+	[ "$(val vda hash_shift)" = 10 ] && [ "$(val vda writes_starved)" = 2 ] &&
+	[ "$(val vda prio_aging_expire)" = 10000 ] && [ "$(val nullb0 prio_aging_expire)" = 10000 ]
+ok $? "reset: every tunable back to its default (prio_aging_expire 600000 -> 10000)"
+[ "$(grep -c . "$tmp/out")" -eq 18 ] && grep -qx 'vda.prio_aging_expire = 10000' "$tmp/out"
+ok $? "reset prints 9 values for each of 2 devices"
 dl set fifo_batch 7
 before=$(snap)
 DLCTL_TEST_FAIL_WRITE=block/vda/queue/iosched/hash_shift dl reset
@@ -551,25 +605,59 @@ mkfake "$R"
 dl stats
 [ $st -eq 0 ] && grep -qE '^NAME +DIR +INSERTED +MERGED_BACK +QUEUED$' "$tmp/out" &&
 	grep -qE '^vda +write +20 +7 +1$' "$tmp/out" && [ "$(grep -c . "$tmp/out")" -eq 5 ]
-ok $? "stats: a line per device and direction, a column per counter"
+ok $? "stats: a line per device and direction, a column per counter but the priority classes'"
+dl stats -r
+[ $st -eq 0 ] && [ "$(head -1 "$tmp/out")" = "NAME DIR INSERTED MERGED_BACK QUEUED" ] &&
+	[ "$(awk '{ print NF }' "$tmp/out" | sort -u)" = 5 ]
+ok $? "stats -r: no priority class columns by default either"
 dl stats -J
 json_ok && python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))["stats"]
 assert [(x["name"], x["dir"]) for x in d] == [("nullb0", "read"), ("nullb0", "write"), ("vda", "read"), ("vda", "write")]
 assert d[3]["inserted"] == 20 and d[3]["merged_back"] == 7' "$tmp/out" 2>>"$tmp/err"
 ok $? "stats -J: valid, flat records, counters as numbers"
+python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))["stats"]
+cls = [c + "_" + k for c in ("rt", "be", "idle")
+       for k in ("inserted", "dispatched", "merged", "queued", "aged")]
+assert all(list(x) == ["name", "dir", "inserted", "merged_back", "queued"] + cls for x in d)
+vr, vw = d[2], d[3]
+assert vr["name"] == "vda" and vr["rt_dispatched"] == 3 and vw["rt_dispatched"] == 0
+assert vr["be_dispatched"] == 7 and vw["be_dispatched"] == 18 and vw["be_merged"] == 7
+assert vw["be_queued"] == 1 and vw["be_aged"] == 2 and vw["idle_inserted"] == 1
+assert vw["idle_aged"] == 1 and vr["idle_aged"] == 0' "$tmp/out" 2>>"$tmp/err"
+ok $? "stats -J: every priority class counter too, in the kernel's order, as numbers"
+dl stats -o +RT_DISPATCHED,BE_DISPATCHED -r -n -d vda
+[ $st -eq 0 ] && [ "$(cat "$tmp/out")" = "$(printf 'vda read 10 0 0 3 7\nvda write 20 7 1 0 18')" ]
+ok $? "stats -o +RT_DISPATCHED,BE_DISPATCHED: those class columns after the default ones"
+dl stats -o NAME,DIR,idle_aged,Be_Aged -d vda
+[ $st -eq 0 ] && [ "$(tr -s ' ' <"$tmp/out")" = "$(printf 'NAME DIR IDLE_AGED BE_AGED\nvda read 0 0\nvda write 1 2')" ]
+ok $? "stats -o NAME,DIR,idle_aged,Be_Aged: class columns in a table, any case, that order"
+dl stats -J -o name,dir,rt_queued -d vda
+json_ok && python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))["stats"]
+assert d == [{"name": "vda", "dir": "read", "rt_queued": 0},
+             {"name": "vda", "dir": "write", "rt_queued": 0}]' "$tmp/out" 2>>"$tmp/err"
+ok $? "stats -J -o: only the columns asked, as without classes"
+dl stats --csv -d vda
+[ $st -eq 0 ] && [ "$(head -1 "$tmp/out")" = "name,dir,inserted,merged_back,queued,$(cut -d' ' -f1 <<<"$prio_stats" | paste -sd,)" ] &&
+	[ "$(sed -n 3p "$tmp/out")" = "vda,write,20,7,1,$(cut -d' ' -f3 <<<"$prio_stats" | paste -sd,)" ]
+ok $? "stats --csv: every column, as -J and -P"
 dl stats -o NAME,DIR,QUEUED -n -d vda
 [ $st -eq 0 ] && [ "$(tr -s ' ' <"$tmp/out")" = "$(printf 'vda read 0\nvda write 1')" ]
 ok $? "stats -o NAME,DIR,QUEUED -n -d vda"
 S=$R/kernel/debug/block/vda/sched/stats
 printf 'expired 3 4\n' >>"$S"
 dl stats -P
+# the priority classes' pairs, each direction's
+rd=$(awk '{ printf " %s=\"%s\"", toupper($1), $2 }' <<<"$prio_stats")
+wr=$(awk '{ printf " %s=\"%s\"", toupper($1), $3 }' <<<"$prio_stats")
 [ $st -eq 0 ] && [ "$(cat "$tmp/out")" = "$(printf '%s\n' \
-	'NAME="nullb0" DIR="read" INSERTED="10" MERGED_BACK="0" QUEUED="0" EXPIRED=""' \
-	'NAME="nullb0" DIR="write" INSERTED="20" MERGED_BACK="7" QUEUED="1" EXPIRED=""' \
-	'NAME="vda" DIR="read" INSERTED="10" MERGED_BACK="0" QUEUED="0" EXPIRED="3"' \
-	'NAME="vda" DIR="write" INSERTED="20" MERGED_BACK="7" QUEUED="1" EXPIRED="4"')" ]
-ok $? "stats -P: KEY=\"value\" pairs, a line per device and direction, a counter one lacks empty"
+	'NAME="nullb0" DIR="read" INSERTED="10" MERGED_BACK="0" QUEUED="0"'"$rd"' EXPIRED=""' \
+	'NAME="nullb0" DIR="write" INSERTED="20" MERGED_BACK="7" QUEUED="1"'"$wr"' EXPIRED=""' \
+	'NAME="vda" DIR="read" INSERTED="10" MERGED_BACK="0" QUEUED="0"'"$rd"' EXPIRED="3"' \
+	'NAME="vda" DIR="write" INSERTED="20" MERGED_BACK="7" QUEUED="1"'"$wr"' EXPIRED="4"')" ]
+ok $? "stats -P: KEY=\"value\" pairs, every column, a line per device and direction, a counter one lacks empty"
 # LINE|FILE: a malformed counters file, and the line its message must name
 for case in '1|merged"x 1 2' '2|queued 1 2\ninserted 1' '1|inserted -1 2' \
 	'3|queued 1 2\nexpired 3 4\ninserted 1 2 3' '1|inserted 0x1 2' \
@@ -699,6 +787,8 @@ pr fifo_batch 4 12 --runtime-per-value 100ms --json
 	and all(0 < r["read_p50_us"] <= r["read_p99_us"] <= r["read_max_us"] for r in rows)
 	and all(set(r) >= {"merges", "expired", "starved", "batches", "bs", "size"} for r in rows)'
 ok $? "profile --json: a flat record per value, every column, reads only, p50 <= p99 <= max"
+pyjson 'all(len(r) == 27 and not any(k.startswith(("rt_", "be_", "idle_")) for k in r) for r in rows)'
+ok $? "... 27 columns, none of the priority classes' counters in the stats file"
 dl --json -d nullb0 profile fifo_batch 4 --duration 100ms
 [ $st -eq 0 ] && pyjson 'len(rows) == 1 and abs(r0["runtime"] - 0.1) < 1e-9'
 ok $? "dlctl --json ... profile --duration: JSON too, the duration is the whole run"
@@ -881,7 +971,7 @@ fresh() {
 	mkfake "$R"
 	# a fake sda cannot switch: give it deadline-rb's tunables up front
 	for t in read_expire write_expire writes_starved fifo_batch seek_cost hash_shift \
-		front_merges async_depth; do
+		front_merges async_depth prio_aging_expire; do
 		cp "$R/block/nullb0/queue/iosched/$t" "$R/block/sda/queue/iosched/$t"
 	done
 	echo 64 >"$R/block/sda/queue/nr_requests"
@@ -973,6 +1063,13 @@ dl apply
 ok $? "[id GLOB]: by /dev/disk/by-id name (vda read_expire 250ms, sda bfq)"
 
 fresh
+conf etc/dlctl.conf <<<$'[name vda]\nprio_aging_expire = 1m\n[name nullb0]\nprio_aging_expire = 10s'
+dl apply
+[ $st -eq 0 ] && [ "$(cat "$tmp/out")" = 'vda: prio_aging_expire: 10000 -> 60000' ] &&
+	[ "$(val vda prio_aging_expire)" = 60000 ] && [ "$(val nullb0 prio_aging_expire)" = 10000 ]
+ok $? "prio_aging_expire = 1m: 60000 ms; = 10s on nullb0, as it is already: nothing to do"
+
+fresh
 echo 1 >"$R/block/nullb0/queue/rotational"
 echo 1 >"$R/block/sda/queue/rotational"
 echo 0 >"$R/block/vda/queue/rotational"
@@ -1016,6 +1113,8 @@ bad() {
 bad "unknown key" '[name vda]\nread_expire = 250\nfrob = 1\n' 3 "unknown key 'frob'"
 bad "bad value" '[name vda]\nread_expire = 250\nfifo_batch = 0\n' 3 "fifo_batch: '0': out of range"
 bad "a time that is not one" '[name vda]\nread_expire = 2 s\n' 2 "not a time"
+bad "a time out of range" '[name vda]\nprio_aging_expire = 11m\n' 2 \
+	"prio_aging_expire: '11m': out of range (1..600000 ms)"
 bad "unknown section type" '[name vda]\nread_expire = 250\n[disk vda]\n' 3 "unknown section type"
 bad "malformed line" '[name vda]\nread_expire 250\n' 2 "expected 'key = value'"
 bad "a setting before any section" '\nread_expire = 250\n[name vda]\n' 2 "before any section"
@@ -1082,10 +1181,13 @@ fresh
 echo 123 >"$R/block/vda/queue/iosched/read_expire"
 echo 0 >"$R/block/vda/queue/iosched/front_merges"
 echo 7 >"$R/block/nullb0/queue/iosched/fifo_batch"
+echo 2500 >"$R/block/vda/queue/iosched/prio_aging_expire"
 dl save
 cp "$tmp/out" "$tmp/saved.conf"
 [ $st -eq 0 ] && grep -qx '\[id wwn-0x5000c500a1b2c3d4\]' "$tmp/saved.conf" &&
-	grep -qx '\[name nullb0\]' "$tmp/saved.conf" && grep -qx 'read_expire = 123ms' "$tmp/saved.conf"
+	grep -qx '\[name nullb0\]' "$tmp/saved.conf" && grep -qx 'read_expire = 123ms' "$tmp/saved.conf" &&
+	grep -qx 'prio_aging_expire = 2500ms' "$tmp/saved.conf" &&
+	grep -qx 'prio_aging_expire = 10000ms' "$tmp/saved.conf"
 ok $? "save: by wwn- id where the disk has one, by name where not, with units"
 saved=$(snap)
 fresh

@@ -57,8 +57,8 @@ static void insert(struct request *rq, u64 now)
 		return;
 	}
 	/* what dd_bio_merge/elv_merge ask before a request is made */
-	if (dlrb_find_back(&eng, blk_rq_pos(rq)) ||
-	    dlrb_find_front(&eng, dlrb_dir(rq), dlrb_end(rq)))
+	if (dlrb_find_back(&eng, DLRB_BE, blk_rq_pos(rq)) ||
+	    dlrb_find_front(&eng, DLRB_BE, dlrb_dir(rq), dlrb_end(rq)))
 		merges++;
 	dlrb_prepare(rq);
 	dlrb_add(&eng, rq, true, now);
