@@ -6,7 +6,8 @@
 
 Reads RESULTS_DIR/raw/engine.jsonl (tests/bench/engine.sh),
 RESULTS_DIR/raw/guest.log (tests/bench/sched-guest.sh through tests/vm) and,
-if there, RESULTS_DIR/raw/hdd.log (tests/bench/hdd-guest.sh),
+if there, RESULTS_DIR/raw/hdd.log (tests/bench/hdd-guest.sh) and
+RESULTS_DIR/raw/prio.log (tests/bench/prio-guest.sh),
 writes RESULTS_DIR/bench.json, RESULTS_DIR/README.md and the PNG plots
 (gnuplot), and, given README, replaces its text between the markers
 "<!-- bench:begin -->" and "<!-- bench:end -->" with the summary.
@@ -37,6 +38,14 @@ HDD_WORKLOADS = {
     "randrw": "4 KiB random reads and writes, 70/30, QD16 (libaio)",
 }
 SORTING = ["deadline-rb", "cscan", "mq-deadline", "bfq"]
+PRIO_SCHEDS = ["deadline-rb", "mq-deadline", "bfq"]
+PRIO_WORKLOADS = {
+    "readflood": "a best-effort 4 KiB random-read flood, QD64",
+    "writeflood": "a best-effort 4 KiB random-write flood, QD64",
+    "pause": "the read flood, the flood and the real-time and best-effort "
+             "readers stopping halfway",
+}
+PRIO_READERS = ["rt", "be", "idle"]
 
 
 def parse_guest(path):
@@ -189,6 +198,57 @@ def hdd_aggregate(runs):
             out[s] = e
         table[wl] = out
     return table
+
+
+def prio_metrics(run):
+    """Each reader's latency and reads, and the flood's IOPS."""
+    if run.get("rc") != "0" or not job(run, "flood"):
+        return None
+    m = {"flood_iops": sum(job(run, "flood")[d]["iops"] for d in ("read", "write"))}
+    for r in PRIO_READERS:
+        rd = job(run, r)["read"]
+        pct = rd["clat_ns"].get("percentile", {})
+        m[r + "_p50_ms"] = pct.get("50.000000", 0) / 1e6
+        m[r + "_p99_ms"] = pct.get("99.000000", 0) / 1e6
+        m[r + "_max_ms"] = rd["clat_ns"].get("max", 0) / 1e6
+        m[r + "_reads"] = rd["total_ios"]
+    return m
+
+
+def prio_aggregate(runs):
+    """Per workload and scheduler: medians and spread over rounds."""
+    table = {}
+    for wl in PRIO_WORKLOADS:
+        per = {}
+        for r in runs:
+            if r.get("section") == "prio" and r.get("workload") == wl:
+                m = prio_metrics(r)
+                if m:
+                    per.setdefault(r["sched"], []).append(m)
+        table[wl] = {s: {k: spread([m[k] for m in ms]) for k in ms[0]}
+                     for s, ms in per.items()}
+    return table
+
+
+def prio_targets(p):
+    """Issue 13's: RT far below BE under both floods, IDLE within its bound."""
+    out = []
+    for wl in ("readflood", "writeflood"):
+        e = p.get(wl, {}).get("deadline-rb")
+        if e and e["be_p99_ms"]["median"]:
+            x = e["rt_p99_ms"]["median"] / e["be_p99_ms"]["median"]
+            out.append({"target": f"prio {wl}: deadline-rb RT p99 / BE p99",
+                        "measured": round(x, 3), "goal": "< 0.2", "met": x < 0.2,
+                        "detail": f"{e['rt_p99_ms']['median']:.1f} / "
+                                  f"{e['be_p99_ms']['median']:.1f} ms", "before": None})
+    e = p.get("readflood", {}).get("deadline-rb")
+    if e:
+        x = e["idle_max_ms"]["max"]
+        out.append({"target": "prio readflood: deadline-rb IDLE max latency, ms",
+                    "measured": round(x, 1), "goal": "<= 10000 + one batch (32 ms)",
+                    "met": x <= 10032 + 100, "detail": "worst over rounds; 100 ms for "
+                    "the guest", "before": None})
+    return out
 
 
 def hdd_targets(h, model):
@@ -424,6 +484,40 @@ def markdown(data, command):
                          f"{fmt(e['read_max_ms']['median'], 1)} | "
                          f"{fmt(e.get('reversals_per_req', {}).get('median'), 2)} | "
                          f"{fmt(e.get('seek_ms_per_req', {}).get('median'), 2)} |")
+    if data.get("prio"):
+        L.append("")
+        L.append("### I/O priority classes")
+        L.append("")
+        pm = meta.get("prio", {})
+        L.append(f"null_blk serving one request at a time, 2 ms each, nr_requests 256; "
+                 f"a best-effort flood of 64 in flight and three 4 KiB random readers "
+                 f"at depth 1: real-time, best-effort and idle.  "
+                 f"{pm.get('rounds', '?')} rounds of {pm.get('runtime', '?')} guest "
+                 f"seconds, schedulers at their defaults (prio_aging_expire 10 s); "
+                 f"median over rounds, idle max is the worst.")
+        for wl, desc in PRIO_WORKLOADS.items():
+            t = data["prio"].get(wl)
+            if not t:
+                continue
+            L.append("")
+            L.append(f"**{wl}**: {desc}")
+            L.append("")
+            L.append("| scheduler | RT p50 ms | RT p99 ms | BE p50 ms | BE p99 ms | "
+                     "IDLE reads | IDLE max ms | RT reads | BE reads | flood IOPS |")
+            L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+            for s in PRIO_SCHEDS:
+                if s not in t:
+                    continue
+                e = t[s]
+                L.append(f"| {s} | {fmt(e['rt_p50_ms']['median'], 1)} | "
+                         f"{fmt(e['rt_p99_ms']['median'], 1)} | "
+                         f"{fmt(e['be_p50_ms']['median'], 1)} | "
+                         f"{fmt(e['be_p99_ms']['median'], 1)} | "
+                         f"{fmt(e['idle_reads']['median'])} | "
+                         f"{fmt(e['idle_max_ms']['max'], 0)} | "
+                         f"{fmt(e['rt_reads']['median'])} | "
+                         f"{fmt(e['be_reads']['median'])} | "
+                         f"{fmt(e['flood_iops']['median'])} |")
     L.append("")
     L.append("### Policy: one random reader against a sequential write flood")
     L.append("")
@@ -559,6 +653,12 @@ def main():
         data["hdd_model"] = hdd_model(hdd_log)
         data["targets"] += hdd_targets(data["hdd"], data["hdd_model"])
         runs = runs + hruns
+    prio_log = os.path.join(out, "raw", "prio.log")
+    if os.path.exists(prio_log):
+        pruns = parse_guest(prio_log)
+        data["prio"] = prio_aggregate(pruns)
+        data["targets"] += prio_targets(data["prio"])
+        runs = runs + pruns
     failed = [r for r in runs if r.get("rc") != "0"]
     data["failed_runs"] = [{k: v for k, v in r.items() if k != "fio"} for r in failed]
     with open(os.path.join(out, "bench.json"), "w") as f:

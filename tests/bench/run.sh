@@ -21,8 +21,14 @@
 # that waits for the disk skips ahead to its next timer, so these cost less
 # wall time than they measure.
 #
+# Then I/O priority classes (tests/bench/prio-guest.sh), deadline-rb beside
+# mq-deadline and bfq on a slowed null_blk, in a third boot:
+# BENCH_PRIO_ROUNDS rounds of BENCH_PRIO_RUNTIME guest seconds per run
+# (BENCH_PRIO_ROUNDS=0 leaves it out).
+#
 #   BENCH_ROUNDS (default 7), BENCH_RUNTIME (guest seconds per run, default 3),
-#   BENCH_HDD_ROUNDS (default 3), BENCH_HDD_RUNTIME (default 15)
+#   BENCH_HDD_ROUNDS (default 3), BENCH_HDD_RUNTIME (default 15),
+#   BENCH_PRIO_ROUNDS (default 2), BENCH_PRIO_RUNTIME (default 30)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
@@ -31,6 +37,8 @@ rounds=${BENCH_ROUNDS:-7}
 runtime=${BENCH_RUNTIME:-3}
 hdd_rounds=${BENCH_HDD_ROUNDS:-3}
 hdd_runtime=${BENCH_HDD_RUNTIME:-15}
+prio_rounds=${BENCH_PRIO_ROUNDS:-2}
+prio_runtime=${BENCH_PRIO_RUNTIME:-30}
 start=$SECONDS
 mkdir -p "$out/raw"
 
@@ -82,12 +90,22 @@ if [ "$hdd_rounds" -gt 0 ]; then
 		tests/bench/hdd-guest.sh "$hdd_rounds" "$hdd_runtime" >"$out/raw/hdd.log"
 fi
 
+rm -f "$out/raw/prio.log"
+if [ "$prio_rounds" -gt 0 ]; then
+	echo "  BENCH   priority classes: $prio_rounds rounds of ${prio_runtime} s runs"
+	# 3 workloads x 3 schedulers per round; at worst as slow as its clock
+	limit=$(( 2 * prio_rounds * 9 * (prio_runtime + 5) + 300 ))
+	VM_ICOUNT=${VM_ICOUNT-2} tests/vm run -q --timeout "$limit" \
+		tests/bench/prio-guest.sh "$prio_rounds" "$prio_runtime" >"$out/raw/prio.log"
+fi
+
 cat >"$out/raw/meta.json" <<JSON
 {"date": "$(date -u +%Y-%m-%dT%H:%MZ)", "host": "$(nproc) cores, $(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -1)",
  "rounds": $rounds, "runtime": $runtime, "seconds": $((SECONDS - start)),
  "icount": "${VM_ICOUNT-2}", "base": "${rev:-}",
  "hdd": {"rounds": $hdd_rounds, "runtime": $hdd_runtime},
- "command": "make bench$( [ "$rounds" = 7 ] && [ "$runtime" = 3 ] || echo " BENCH_ROUNDS=$rounds BENCH_RUNTIME=$runtime")$( [ "$hdd_rounds" = 3 ] && [ "$hdd_runtime" = 15 ] || echo " BENCH_HDD_ROUNDS=$hdd_rounds BENCH_HDD_RUNTIME=$hdd_runtime")",
+ "prio": {"rounds": $prio_rounds, "runtime": $prio_runtime},
+ "command": "make bench$( [ "$rounds" = 7 ] && [ "$runtime" = 3 ] || echo " BENCH_ROUNDS=$rounds BENCH_RUNTIME=$runtime")$( [ "$hdd_rounds" = 3 ] && [ "$hdd_runtime" = 15 ] || echo " BENCH_HDD_ROUNDS=$hdd_rounds BENCH_HDD_RUNTIME=$hdd_runtime")$( [ "$prio_rounds" = 2 ] && [ "$prio_runtime" = 30 ] || echo " BENCH_PRIO_ROUNDS=$prio_rounds BENCH_PRIO_RUNTIME=$prio_runtime")",
  "kernel": "$(cat "$kbuild/include/config/kernel.release")", "fio": "$(fio --version)"}
 JSON
 echo "  BENCH   report: $out/README.md"
