@@ -21,6 +21,7 @@
 #ifndef READ
 #define READ	0
 #define WRITE	1
+#define U64_MAX	((u64)~0ULL)	/* linux/limits.h, not in tools/include */
 #endif
 
 typedef u64 sector_t;
