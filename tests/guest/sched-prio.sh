@@ -75,7 +75,7 @@ far_below() { [ -n "$1" ] && [ -n "$2" ] && [ "$1" -gt 0 ] && [ $(($1 * 5)) -lt 
 # rt_vs_be NAME RW WHAT: a best-effort flood of RW at depth 64, and a
 # real-time and a best-effort random reader at depth 1; two tests
 rt_vs_be() {
-	fio_prio "$1" --runtime=8 \
+	fio_prio "$1" --runtime=5 \
 		--name=flood --rw="$2" --iodepth=64 \
 		--name=rt --rw=randread --iodepth=1 --prioclass=1 --startdelay=1 \
 		--name=be --rw=randread --iodepth=1 --startdelay=1
@@ -100,9 +100,9 @@ rt_vs_be writeflood randwrite random-write
 # --- an idle-class reader: held back by the flood, served on aging, free after ---
 aged0=$(counter idle_aged 2)
 fio_prio idle \
-	--name=flood --rw=randread --iodepth=64 --runtime=5 \
-	--name=idle --rw=randread --iodepth=1 --prioclass=3 --runtime=8
-ok $? "fio: an idle-class reader, a flood for 5 s of its 8"
+	--name=flood --rw=randread --iodepth=64 --runtime=4 \
+	--name=idle --rw=randread --iodepth=1 --prioclass=3 --runtime=6
+ok $? "fio: an idle-class reader, a flood for 4 s of its 6"
 max=$(lat_max idle idle) n=$(reads idle idle)
 aged=$(( $(counter idle_aged 2) - aged0 ))
 bound=$(( (AGING_MS + BATCH_MS + MARGIN_MS) * 1000 ))
@@ -111,8 +111,8 @@ diag "idle: latency max ${max} us, bound ${bound} us; $n reads, $aged served on 
 ok $? "the flood held the idle reader back (its worst read waited ${max} us)"
 [ "$max" -le "$bound" ]
 ok $? "but never past prio_aging_expire + one batch + ${MARGIN_MS} ms"
-[ "$aged" -ge 2 ] && [ "$aged" -le 6 ]
-ok $? "during the 5 s flood it was served only on aging: $aged reads (1 a second)"
+[ "$aged" -ge 2 ] && [ "$aged" -le 5 ]
+ok $? "during the 4 s flood it was served only on aging: $aged reads (1 a second)"
 [ "$n" -gt $((aged + 100)) ]
 ok $? "once the flood paused it made progress: $n reads in all"
 
@@ -133,10 +133,10 @@ in_cg() {
 	shift
 	sh -c "echo \$\$ >$CG/$_g/cgroup.procs && exec \"\$@\"" sh "$@"
 }
-# cg_reader GROUP NAME: a 6 s random reader at depth 1 in GROUP
+# cg_reader GROUP NAME: a 4 s random reader at depth 1 in GROUP
 cg_reader() {
 	in_cg "$1" fio --output-format=terse --terse-version=3 --filename=/dev/$DEV \
-		--direct=1 --ioengine=libaio --bs=4k --time_based --runtime=6 \
+		--direct=1 --ioengine=libaio --bs=4k --time_based --runtime=4 \
 		--name="$2" --rw=randread --iodepth=1 >"/tmp/prio-$2.out" 2>&1
 }
 if [ $cgroup_ioprio = 1 ]; then
@@ -152,7 +152,7 @@ if [ $cgroup_ioprio = 1 ]; then
 	case $(uname -r) in 6.1.*) [ $rc -ne 0 ] ;; *) [ $rc -eq 0 ] ;; esac
 	ok $? "io.prio.class promote-to-rt where the kernel has it (6.12), not on 6.1"
 	rt0=$(counter rt_dispatched 2) idle0=$(counter idle_dispatched 2)
-	fio_prio cgflood --runtime=8 \
+	fio_prio cgflood --runtime=6 \
 		--name=flood --rw=randread --iodepth=64 \
 		--name=be --rw=randread --iodepth=1 --startdelay=1 &
 	flood=$!
@@ -189,7 +189,7 @@ fi
 
 # --- verified data from the three classes at once ---
 for c in 1 2 3; do
-	fio_verify prio$c $DEV libaio 2M --iodepth=16 --offset=$((c * 64))M --prioclass=$c &
+	fio_verify prio$c $DEV libaio 1M --iodepth=16 --offset=$((c * 64))M --prioclass=$c &
 	eval "pid$c=\$!"
 done
 for c in 1 2 3; do
