@@ -77,6 +77,12 @@ static inline bool dlrb_zone_may_go(struct request *rq)
 	       disk_zone_no(rq->q->disk, blk_rq_pos(rq));
 }
 
+/* Is @rq a write that must reach its zone in order? */
+static inline bool dlrb_zone_write(struct request *rq)
+{
+	return blk_req_needs_zone_write_lock(rq);
+}
+
 static inline void dlrb_zone_lock(struct request *rq)
 {
 	blk_req_zone_write_lock(rq);
@@ -95,6 +101,11 @@ static inline bool dlrb_zone_locking(struct request_queue *q)
 static inline bool dlrb_zone_may_go(struct request *rq)
 {
 	return true;
+}
+
+static inline bool dlrb_zone_write(struct request *rq)
+{
+	return false;
 }
 
 static inline void dlrb_zone_lock(struct request *rq)

@@ -75,7 +75,7 @@ static void dlrb_sort_del(struct dlrb_engine *e, struct request *rq)
 		e->batch_next = dlrb_next(rq);
 	if (pr->saved_next == rq)
 		pr->saved_next = dlrb_next(rq);
-	rb_erase(&rq->rb_node, &dlrb_prio_of(e, rq)->sort[dlrb_dir(rq)]);
+	rb_erase(&rq->rb_node, &pr->sort[dlrb_dir(rq)]);
 	RB_CLEAR_NODE(&rq->rb_node);
 }
 
@@ -589,7 +589,8 @@ static struct request *dlrb_open_batch(struct dlrb_engine *e, u64 now)
  * sectors, and at least one (a zone reset or an empty flush has none); any
  * other costs seek_cost.  The batch closes when its fifo_batch units are
  * spent, its class and direction have nothing further up that may go, or
- * a request of a higher class arrives (dlrb_add()).
+ * a request of a higher class arrives, unless the batch is an aged one
+ * (dlrb_add()): then it is put aside, to go on later.
  */
 struct request *dlrb_dispatch(struct dlrb_engine *e, u64 now)
 {
@@ -643,8 +644,10 @@ EXPORT_SYMBOL_IF_KUNIT(dlrb_dispatch);
 /*
  * @rq, given out by dlrb_dispatch() or not, is done with (completed, or
  * freed unstarted).  No lock needed: the request is the caller's alone.
- * True when idle requests were held for it and may go now (a hint, read
- * without the lock): the caller should run the queue.
+ * True when it was a real-time or best-effort request and idle requests
+ * are queued with none of those left with the driver: the caller should
+ * run the queue.  A hint, read without the lock; should it miss, blk-mq
+ * retries a dispatch that gave nothing while there was work, 3 ms later.
  */
 bool dlrb_completed(struct dlrb_engine *e, struct request *rq)
 {
@@ -654,7 +657,9 @@ bool dlrb_completed(struct dlrb_engine *e, struct request *rq)
 	if (!(d->flags & DLRB_RQ_OWNED))
 		return false;
 	d->flags &= ~DLRB_RQ_OWNED;
-	atomic_dec(&e->owned[cls]);
+	/* ordered: the reads below see what the other side wrote first */
+	if (atomic_dec_return(&e->owned[cls]))
+		return false;
 	return cls != DLRB_IDLE && !dlrb_idle_held(e) &&
 	       (!list_empty_careful(&e->prio[DLRB_IDLE].fifo[DLRB_READ]) ||
 		!list_empty_careful(&e->prio[DLRB_IDLE].fifo[DLRB_WRITE]));

@@ -8,8 +8,9 @@
  * class and direction, and on the back-merge hash while mergeable, from
  * dlrb_add() until dlrb_remove(); requests on the dispatch list are on
  * nothing else.  The caller serialises all calls on one engine (the glue
- * holds its spinlock) but dlrb_completed(), which needs no lock.  Time is
- * a number passed in by the caller, in nanoseconds.
+ * holds its spinlock) but dlrb_completed(), which needs no lock, and
+ * dlrb_has_sorted() and dlrb_empty(), which without it are hints.  Time
+ * is a number passed in by the caller, in nanoseconds.
  *
  * rq->fifo_time holds the time a request was added, not its deadline: the
  * deadline is that plus the direction's expire as it is now, so a lowered

@@ -60,7 +60,7 @@ static u64 dlrb_now(void)
 
 /*
  * The class of an I/O priority: real-time, idle, or best-effort for the
- * rest, as in mq-deadline (no class, and 6.12's invalid one, are BE).
+ * rest, as in mq-deadline (no class, and the invalid one, are BE).
  */
 static enum dlrb_class dlrb_ioprio_class(u16 ioprio)
 {
@@ -119,6 +119,9 @@ static void dlrb_exit_sched(struct elevator_queue *eq)
 	enum dlrb_dir dir;
 
 	WARN_ON_ONCE(!dlrb_empty(&dd->e));
+	WARN_ON_ONCE(atomic_read(&dd->e.owned[DLRB_RT]) ||
+		     atomic_read(&dd->e.owned[DLRB_BE]) ||
+		     atomic_read(&dd->e.owned[DLRB_IDLE]));
 	for (dir = DLRB_READ; dir < DLRB_NR_DIRS; dir++)
 		WARN_ONCE(dd->e.stats[dir].inserted != atomic64_read(&dd->completed[dir]),
 			  "deadline-rb: %s: %llu inserted, %lld completed\n",
@@ -318,8 +321,16 @@ static void dlrb_insert_request(struct request_queue *q, struct dlrb_data *dd,
 		return;
 	}
 
-	/* Its class now: on 6.12 the I/O priority is its first bio's. */
-	dlrb_set_class(rq, dlrb_ioprio_class(req_get_ioprio(rq)));
+	/*
+	 * Its class now: on 6.12 the I/O priority is its first bio's.  A
+	 * write to a sequential zone (up to 6.9) is best-effort whatever its
+	 * priority: dlrb_zone_may_go() keeps a zone's writes in order by
+	 * their neighbours in one tree, so they must share one.
+	 */
+	if (dlrb_zone_locking(q) && dlrb_zone_write(rq))
+		dlrb_set_class(rq, DLRB_BE);
+	else
+		dlrb_set_class(rq, dlrb_ioprio_class(req_get_ioprio(rq)));
 
 	if (dlrb_insert_merge(q, dd, rq, free))
 		return;
@@ -465,11 +476,11 @@ static void dlrb_finish_request(struct request *rq)
 
 	/*
 	 * Idle requests wait while one of another class is with the driver;
-	 * when the last is done, run the queue for them now rather than at
-	 * blk-mq's next retry.
+	 * when the last is done, restart the queue for them as this request
+	 * is freed, rather than at blk-mq's next retry (3 ms).
 	 */
 	if (dlrb_completed(&dd->e, rq))
-		blk_mq_run_hw_queues(rq->q, true);
+		blk_mq_sched_mark_restart_hctx(rq->mq_hctx);
 
 	if (dlrb_zone_locking(rq->q)) {
 		spin_lock_irqsave(&dd->zone_lock, flags);
