@@ -34,7 +34,8 @@ modprobe null_blk nr_devices=1 gb=4 irqmode=2 completion_nsec=2000000 \
 	hw_queue_depth=1 || die "cannot load null_blk"
 modprobe deadline-rb || die "cannot load deadline-rb"
 
-# use SCHED: switch through none, so that every run starts from the defaults
+# use SCHED: switch through none, so that every run starts from the
+# defaults, then 256 requests deep
 use() {
 	echo none >/sys/block/$dev/queue/scheduler
 	echo "$1" >/sys/block/$dev/queue/scheduler || die "cannot switch to $1"
@@ -80,5 +81,5 @@ while [ $r -le "$rounds" ]; do
 	done
 	r=$((r + 1))
 done
-use none
+echo none >/sys/block/$dev/queue/scheduler	# none: one tag deep
 echo "prio-guest: done"
