@@ -11,5 +11,6 @@
 #define atomic_read(v)	((v)->counter)
 #define atomic_inc(v)	((v)->counter++)
 #define atomic_dec(v)	((v)->counter--)
+#define atomic_dec_return(v)	(--(v)->counter)
 
 #endif
