@@ -42,6 +42,7 @@ seek_cost = 20
 hash_shift = 12
 front_merges = 0
 async_depth = 16
+prio_aging_expire = 20s
 
 # by a by-id link (512 MiB: 1048576 sectors)
 [id nullb-test-1048576]
@@ -97,7 +98,7 @@ ok $? "hot-add fast1 through configfs"
 t1=
 while [ $(($(ms) - t0)) -lt 30000 ]; do
 	if [ "$(active_sched fast1 2>/dev/null)" = deadline-rb ] &&
-		[ "$(tv fast1 async_depth 2>/dev/null)" = 16 ]; then
+		[ "$(tv fast1 prio_aging_expire 2>/dev/null)" = 20000 ]; then
 		t1=$(ms)
 		break
 	fi
@@ -111,6 +112,7 @@ want="./async_depth:16
 ./fifo_batch:24
 ./front_merges:0
 ./hash_shift:12
+./prio_aging_expire:20000
 ./read_expire:300
 ./seek_cost:20
 ./write_expire:4000
