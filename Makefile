@@ -39,12 +39,15 @@ MODDIR   = $(BUILD)/module-$(notdir $(KBUILD))
 FIFODIR  = $(BUILD)/fifo-floor-$(notdir $(KBUILD))
 HDDDIR   = $(BUILD)/hdd-$(notdir $(KBUILD))
 
-.PHONY: help deps kernel module dlctl initramfs run check bench deb install clean distclean
+.PHONY: help deps kernel module dlctl initramfs run check check-stress boot-count bench deb install \
+	clean distclean
 
 help:
 	@echo 'deadline-rb targets:'
 	@echo '  make run          boot the release guest: a shell on a terminal, else print and power off'
 	@echo '  make check        every test tier on the 6.1 and 6.12 debug kernels; ends with "N passed, N failed"'
+	@echo '  make check-stress every guest tier of check on $$(STRESS_KERNEL), 5 rounds beside a CPU hog, 1 quiet'
+	@echo '  make boot-count   $$(BOOTS) early boots of each debug kernel, loaded and quiet: splats counted'
 	@echo '  make bench        benchmarks (not tests): engine on the host, schedulers in the guest -> results/'
 	@echo '  make deps         install missing Debian packages (prints the command when not root)'
 	@echo '  make kernel       unpack linux-source-$$(KERNEL) and build the $$(FLAVOUR) guest kernel'
@@ -115,6 +118,16 @@ run: deps
 
 check: deps
 	@tests/check.sh
+
+# Not part of check: is check free of luck?  tests/stress.sh says how.
+STRESS_KERNEL ?= 6.1
+STRESS_ROUNDS ?= 5
+BOOTS ?= 100
+check-stress: deps
+	@STRESS_KERNEL=$(STRESS_KERNEL) tests/stress.sh tiers $(STRESS_ROUNDS)
+
+boot-count: deps
+	@tests/stress.sh boots $(BOOTS)
 
 # Not part of check: measurements, written to results/ and README.md.
 bench: deps

@@ -68,3 +68,48 @@ fio_verify() {
 		return 1
 	fi
 }
+
+# Counted events, not counted luck: a test that needs N events of a kind
+# during I/O keeps the I/O going until it has seen them, or a deadline
+# passes, rather than counting what one run of fixed length happened to
+# give.
+#
+# loop_start NAME CMD...: run CMD again and again in the background until
+# loop_stop NAME (NAME: letters, digits, _).  CMD sees the number of the
+# pass in $loop_pass (0, 1, ...); /tmp/loop-NAME.runs holds "PASSES FAILED"
+# of the passes ended so far.
+loop_start() {
+	_ln=$1
+	shift
+	rm -f "/tmp/loop-$_ln.stop"
+	echo "0 0" >"/tmp/loop-$_ln.runs"
+	(
+		loop_pass=0 _lf=0
+		while [ ! -e "/tmp/loop-$_ln.stop" ]; do
+			"$@" || _lf=$((_lf + 1))
+			loop_pass=$((loop_pass + 1))
+			echo "$loop_pass $_lf" >"/tmp/loop-$_ln.runs"
+		done
+	) &
+	eval "_loop_pid_$_ln=\$!"
+}
+# loop_stop NAME: let the pass under way end; then $loop_passes passes
+# have ended, $loop_failed of them failed.  (Not in $(...): a subshell
+# cannot wait for the loop.)
+loop_stop() {
+	touch "/tmp/loop-$1.stop"
+	eval "wait \$_loop_pid_$1"
+	read -r loop_passes loop_failed <"/tmp/loop-$1.runs"
+}
+# now_s: seconds since boot (the guest's clock)
+now_s() { cut -d. -f1 /proc/uptime; }
+# wait_until SECONDS CMD...: run CMD every 50 ms until it succeeds (0) or
+# SECONDS pass (1): a wait for an event, not a sleep that hopes for one
+wait_until() {
+	_wl=$(($(now_s) + $1))
+	shift
+	until "$@"; do
+		[ "$(now_s)" -lt "$_wl" ] || return 1
+		sleep 0.05
+	done
+}

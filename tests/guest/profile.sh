@@ -88,22 +88,37 @@ umount /mnt
 
 # a device claimed outside dlctl's view (a mount in another mount
 # namespace, absent from our mountinfo) is turned away by O_EXCL
-unshare -m sh -c 'mount -t ext2 /dev/nullb0 /mnt && sleep 3' &
+# (the mount holds until told to let go, so the profile surely meets it)
+rm -f /tmp/held /tmp/release
+unshare -m sh -c 'mount -t ext2 /dev/nullb0 /mnt && touch /tmp/held &&
+	until [ -e /tmp/release ]; do sleep 0.05; done' &
 holder=$!
-sleep 1
-dlctl -d nullb0 profile fifo_batch 8 -w randwrite --allow-write --runtime-per-value 1s >/tmp/out 2>/tmp/err
-rc=$?
+rc=9
+wait_until 60 test -e /tmp/held &&
+	{ dlctl -d nullb0 profile fifo_batch 8 -w randwrite --allow-write --runtime-per-value 1s \
+		>/tmp/out 2>/tmp/err; rc=$?; }
+touch /tmp/release
 wait $holder
 [ $rc -eq 1 ] && grep -q '^dlctl: /dev/nullb0: Device or resource busy (mounted or open exclusively elsewhere); refusing' /tmp/err
 ok $? "a write profile of a device mounted in another namespace: refused (EBUSY)"
 
 # a second profile waits for the first's lock, then runs
+# (the first is stopped while it holds the lock, and let go once the
+# second says it waits: no sleep decides who comes first)
 dlctl -d nullb0 profile fifo_batch 8 -w randwrite --allow-write --runtime-per-value 2s \
 	>/tmp/out1 2>/tmp/err1 &
 first=$!
-sleep 1
-dlctl -d nullb0 profile fifo_batch 4 --runtime-per-value 1s >/tmp/out 2>/tmp/err
-rc=$?
+rc=9
+if wait_until 60 sh -c '[ "$(cat /sys/block/nullb0/queue/iosched/fifo_batch)" = 8 ]'; then
+	kill -STOP $first
+	dlctl -d nullb0 profile fifo_batch 4 --runtime-per-value 1s >/tmp/out 2>/tmp/err &
+	second=$!
+	wait_until 60 grep -q 'waiting for another dlctl' /tmp/err
+	kill -CONT $first
+	wait $second
+	rc=$?
+fi
+kill -CONT $first 2>/dev/null
 wait $first
 rc1=$?
 [ $rc -eq 0 ] && [ $rc1 -eq 0 ] && grep -q 'waiting for another dlctl to finish (/run/dlctl/lock)' /tmp/err &&
@@ -114,7 +129,8 @@ ok $? "a second profile while one runs: waits for the lock, then both finish, 64
 for sig in INT TERM; do
 	dlctl -d nullb0 profile fifo_batch 1 2 3 --runtime-per-value 2s >/tmp/out 2>/tmp/err &
 	pid=$!
-	sleep 1
+	# the signal comes once the first value is set
+	wait_until 60 sh -c '[ "$(cat /sys/block/nullb0/queue/iosched/fifo_batch)" = 1 ]'
 	mid=$(fb nullb0)
 	kill -$sig $pid
 	wait $pid

@@ -60,41 +60,64 @@ flipper() {
 			fi
 		done
 		i=$((i + 1))
+		echo "$i $bad" >/tmp/flips
 	done
-	echo "$i $bad" >/tmp/flips
 }
+# The verified I/O goes on, pass after pass, until the flipper has gone
+# round 12 times (and each disk had a whole pass): every round counted is
+# one made during I/O, however slow the host.
+WANT=12
+LIMIT=300
 rm -f /tmp/stop
+echo "0 0" >/tmp/flips
+loop_start vda fio_verify flip-vda vda libaio 16M
+loop_start nullb0 fio_verify flip-nullb0 nullb0 io_uring 32M
 flipper &
 fpid=$!
-fio_verify flip-vda vda libaio 16M --loops=2 &
-p1=$!
-fio_verify flip-nullb0 nullb0 io_uring 32M --loops=2 &
-p2=$!
-wait $p1
-r1=$?
-wait $p2
-r2=$?
+t0=$(now_s)
+met=0
+while [ $(($(now_s) - t0)) -lt $LIMIT ]; do
+	read -r flips _ </tmp/flips
+	read -r vp _ </tmp/loop-vda.runs
+	read -r np _ </tmp/loop-nullb0.runs
+	[ "${flips:-0}" -ge $WANT ] && [ "${vp:-0}" -ge 1 ] && [ "${np:-0}" -ge 1 ] && met=1 && break
+	sleep 0.5
+done
+loop_stop vda
+vp=$loop_passes vf=$loop_failed
+loop_stop nullb0
+np=$loop_passes nf=$loop_failed
 touch /tmp/stop
 wait $fpid
-ok $r1 "fio verify on vda while schedulers and tunables flip: 0 errors"
-ok $r2 "fio verify on nullb0 while schedulers and tunables flip: 0 errors"
 read -r flips bad </tmp/flips
-[ "$flips" -ge 12 ]
-ok $? "the flipper went round at least 12 times ($flips)"
+[ "$vf" -eq 0 ]
+ok $? "fio verify on vda while schedulers and tunables flip: $vp passes, 0 errors ($vf failed)"
+[ "$nf" -eq 0 ]
+ok $? "fio verify on nullb0 while schedulers and tunables flip: $np passes, 0 errors ($nf failed)"
+[ $met -eq 1 ]
+ok $? "the flipper went round at least $WANT times during I/O, each disk through a whole pass ($flips; limit $LIMIT s)"
 is "$bad" 0 "every switch and tunable write of the flipper took effect"
 
 # --- hash_shift under load, with requests queued on a slow device ---
+# A slow nullb0 (two tags, 1 ms a request) under a verified fio at depth
+# 256 keeps requests in the sort; resizes (every value from 4 to 20 in
+# turn) go on, fio pass after pass, until a whole pass has ended and 10 of
+# them were made with requests queued (read just before), or the limit
+# passes.
 rmmod null_blk
 modprobe null_blk nr_devices=1 gb=1 memory_backed=1 irqmode=2 completion_nsec=1000000 \
 	hw_queue_depth=2
 echo deadline-rb >/sys/block/nullb0/queue/scheduler
 echo 1024 >/sys/block/nullb0/queue/nr_requests
-fio_verify slow nullb0 libaio 16M --iodepth=256 &
-p1=$!
+WANT=10
+loop_start slow fio_verify slow nullb0 libaio 16M --iodepth=256
 n=0
 busy=0
 bad=0
-while kill -0 $p1 2>/dev/null; do
+t0=$(now_s)
+while [ $(($(now_s) - t0)) -lt $LIMIT ]; do
+	read -r sp _ </tmp/loop-slow.runs
+	[ "$busy" -ge $WANT ] && [ "${sp:-0}" -ge 1 ] && [ "$n" -ge 17 ] && break
 	s=$((n % 17 + 4))
 	# requests in the sort just before: the resize moved live entries
 	q=$(awk '{ print $1 + $2 }' /sys/kernel/debug/block/nullb0/sched/queued)
@@ -106,10 +129,11 @@ while kill -0 $p1 2>/dev/null; do
 	fi
 	n=$((n + 1))
 done
-wait $p1
-ok $? "fio verify on a slow nullb0 at depth 256 while hash_shift resizes ($n times): 0 errors"
-[ "$bad" -eq 0 ] && [ "$busy" -ge 10 ]
-ok $? "every resize took effect ($bad failed), $busy of them with requests queued (at least 10)"
+loop_stop slow
+[ "$loop_failed" -eq 0 ]
+ok $? "fio verify on a slow nullb0 at depth 256 while hash_shift resizes ($n times, $loop_passes passes): 0 errors ($loop_failed failed)"
+[ "$bad" -eq 0 ] && [ "$busy" -ge $WANT ] && [ "${sp:-0}" -ge 1 ]
+ok $? "every resize took effect ($bad failed), $WANT of them with requests queued ($busy), during a whole pass (limit $LIMIT s)"
 
 # --- switching away frees the module ---
 echo mq-deadline >/sys/block/vda/queue/scheduler

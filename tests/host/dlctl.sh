@@ -95,6 +95,51 @@ dl() {
 	st=$?
 }
 val() { cat "$R/block/$1/queue/iosched/$2"; }
+not_val() { [ "$(val "$1" "$2")" != "$3" ]; }
+# wait_until SECONDS CMD...: CMD every 50 ms until it succeeds (0) or
+# SECONDS pass (1): a wait for an event, not a sleep that hopes for one
+wait_until() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.05
+	done
+}
+# hold_lock: take dlctl's lock in the background and keep it until
+# release_lock; returns once the lock is held, and $held is 0 if it was
+held=1
+hold_lock() {
+	rm -f "$tmp/held" "$tmp/release"
+	flock "$DLCTL_TEST_RUN_DIR/lock" sh -c \
+		'touch "$1"; until [ -e "$2" ]; do sleep 0.05; done' sh "$tmp/held" "$tmp/release" &
+	lockpid=$!
+	wait_until 60 test -e "$tmp/held"
+	held=$?
+}
+# dl_limited ARGS...: dl, ended after 60 s (status 124) should it hang
+dl_limited() {
+	timeout 60 "${DLCTL[@]}" --sysfs-root "$R" "$@" >"$tmp/out" 2>"$tmp/err"
+	st=$?
+}
+release_lock() {
+	touch "$tmp/release"
+	wait "$lockpid"
+}
+# dl_behind_lock DEV TUNABLE ARGS...: dl ARGS, started while hold_lock's
+# lock is held; once it says it waits, $mid is DEV's TUNABLE and the lock
+# is let go; $st is its status
+dl_behind_lock() {
+	local dev=$1 t=$2 pid
+	shift 2
+	"${DLCTL[@]}" --sysfs-root "$R" "$@" >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	wait_until 60 grep -q 'waiting for another dlctl' "$tmp/err"
+	mid=$(val "$dev" "$t")
+	release_lock
+	wait $pid
+	st=$?
+}
 sched() { cat "$R/block/$1/queue/scheduler"; }
 # the active one: bracketed as the kernel shows it, or all a fake file holds
 active() { sed 's/.*\[\(.*\)\].*/\1/' "$R/block/$1/queue/scheduler"; }
@@ -434,16 +479,9 @@ ok $? "set whose value reads back otherwise on vda: exit 1, every change put bac
 
 # --- the lock: one dlctl changes things at a time ---
 mkdir -p "$DLCTL_TEST_RUN_DIR"
-flock "$DLCTL_TEST_RUN_DIR/lock" sleep 1.5 &
-lockpid=$!
-sleep 0.3
-"${DLCTL[@]}" --sysfs-root "$R" set fifo_batch 44 >"$tmp/out" 2>"$tmp/err" &
-setpid=$!
-sleep 0.6
-mid=$(val vda fifo_batch)
-wait $setpid
-st=$?
-wait $lockpid
+hold_lock
+[ $held -eq 0 ] || echo "# the lock was not taken"
+dl_behind_lock vda fifo_batch set fifo_batch 44
 [ "$mid" != 44 ] && [ $st -eq 0 ] && [ "$(val vda fifo_batch)" = 44 ] &&
 	grep -q "waiting for another dlctl to finish ($DLCTL_TEST_RUN_DIR/lock)" "$tmp/err"
 ok $? "set waits while another holds the lock (value then $mid), and goes on after"
@@ -941,11 +979,7 @@ for sig in INT TERM; do
 	"${DLCTL[@]}" --sysfs-root "$R" -d nullb0 profile fifo_batch 1 2 3 \
 		--runtime-per-value 2s >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
-	i=0
-	while [ "$(val nullb0 fifo_batch)" = 32 ] && [ $i -lt 200 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
+	wait_until 60 not_val nullb0 fifo_batch 32
 	changed=$(val nullb0 fifo_batch)
 	kill -"$sig" $pid
 	wait $pid
@@ -1238,32 +1272,28 @@ rm -f "$R/block/vda/diskseq" "$R/block/nullb0/diskseq"
 
 # apply takes the lock only for a disk it changes
 fresh
-flock "$DLCTL_TEST_RUN_DIR/lock" sleep 3 &
-lockpid=$!
-sleep 0.3
-t0=$SECONDS
-dl apply
-[ $st -eq 0 ] && [ $((SECONDS - t0)) -lt 2 ] && [ ! -s "$tmp/err" ]
+# (the lock is held until released: an apply that waited for it would
+# say "waiting" and give up after dlctl's own 30 s, exit 1)
+hold_lock
+dl_limited apply
+[ $held -eq 0 ] && [ $st -eq 0 ] && [ ! -s "$tmp/err" ]
 ok $? "apply with nothing configured does not wait for the lock"
 conf etc/dlctl.conf <<'CONF'
 [name nullb0]
 fifo_batch = 21
 CONF
-dl -d vda apply
-[ $st -eq 0 ] && [ $((SECONDS - t0)) -lt 2 ] && [ ! -s "$tmp/err" ]
+dl_limited -d vda apply
+[ $held -eq 0 ] && [ $st -eq 0 ] && [ ! -s "$tmp/err" ]
 ok $? "... nor for a disk no section matches (-d vda)"
-dl -d nullb0 apply
-[ $st -eq 0 ] && [ "$(val nullb0 fifo_batch)" = 21 ] && grep -q 'waiting for another dlctl' "$tmp/err"
-ok $? "... but does for a disk it changes"
-wait "$lockpid"
-flock "$DLCTL_TEST_RUN_DIR/lock" sleep 3 &
-lockpid=$!
-sleep 0.3
-t0=$SECONDS
-dl -d nullb0 apply
-[ $st -eq 0 ] && [ $((SECONDS - t0)) -lt 2 ] && [ ! -s "$tmp/err" ] && [ ! -s "$tmp/out" ]
+dl_behind_lock nullb0 fifo_batch -d nullb0 apply
+[ $st -eq 0 ] && [ "$mid" != 21 ] && [ "$(val nullb0 fifo_batch)" = 21 ] &&
+	grep -q 'waiting for another dlctl' "$tmp/err"
+ok $? "... but does for a disk it changes (waits, then applies)"
+hold_lock
+dl_limited -d nullb0 apply
+[ $held -eq 0 ] && [ $st -eq 0 ] && [ ! -s "$tmp/err" ] && [ ! -s "$tmp/out" ]
 ok $? "... nor for one that is as configured already"
-wait "$lockpid"
+release_lock
 
 # --syslog: messages and output to syslog too; stderr and stdout unchanged
 fresh
