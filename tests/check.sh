@@ -97,66 +97,29 @@ guest_count() {
 # The timed tiers, on the instruction-clocked guest: one host thread each,
 # and immune to the host's load, so they run two at a time, but never two
 # on Debian's kernels (each boot prepares its kernel and initramfs, and
-# the preparations share a cache).
+# the preparations share a cache).  Longest first; each is counted as it
+# ends.
 # timed_tiers "KERNEL TIER SCRIPT"...
 timed_tiers() {
-	local jobs=("$@") a b i k1 k2 t1 t2 s1 s2 start
-	while [ ${#jobs[@]} -gt 0 ]; do
-		read -r k1 t1 s1 <<<"${jobs[0]}"
-		jobs=("${jobs[@]:1}")
-		b=
-		for i in "${!jobs[@]}"; do
-			read -r k2 t2 s2 <<<"${jobs[$i]}"
-			case $k1$k2 in debian-*debian-*) continue ;; esac
-			b=${jobs[$i]}
-			unset "jobs[$i]"
-			jobs=("${jobs[@]}")
-			break
+	local pending=("$@") i k t sc pid stock=0
+	local -A job
+	while [ ${#pending[@]} -gt 0 ] || [ ${#job[@]} -gt 0 ]; do
+		# start what fits: two at a time, one of them on a stock kernel
+		for i in "${!pending[@]}"; do
+			[ ${#job[@]} -lt 2 ] || break
+			read -r k t sc <<<"${pending[$i]}"
+			case $k in debian-*) [ $stock -eq 0 ] || continue; stock=1 ;; esac
+			echo "== $k/$t ($(guest_kind "$k"), instruction-clocked, two at a time)"
+			VM_ICOUNT=$icount guest_run "$k/$t" "$k" "$sc" &
+			job[$!]="$k/$t"
+			unset "pending[$i]"
 		done
-		start=$SECONDS
-		echo "== $k1/$t1${b:+ and ${b%% *}/$(cut -d' ' -f2 <<<"$b")} (instruction-clocked, side by side)"
-		VM_ICOUNT=$icount guest_run "$k1/$t1" "$k1" "$s1" &
-		a=$!
-		if [ -n "$b" ]; then
-			read -r k2 t2 s2 <<<"$b"
-			VM_ICOUNT=$icount guest_run "$k2/$t2" "$k2" "$s2"
-		fi
-		wait "$a"
-		guest_count "$k1/$t1"
-		[ -z "$b" ] || guest_count "$k2/$t2"
-		echo "   side by side: $((SECONDS - start)) s"
+		pending=("${pending[@]}")
+		wait -n -p pid "${!job[@]}"
+		guest_count "${job[$pid]}"
+		case ${job[$pid]} in debian-*) stock=0 ;; esac
+		unset "job[$pid]"
 	done
-}
-
-# The engine's KUnit suite: KTAP from the guest, parsed by the tree's own
-# tools/testing/kunit/kunit.py.
-kunit_tier() {
-	local name=$kernel/$1 status ksrc summary n p f
-	shift
-	echo "== $name (debug guest, kunit.py parse)"
-	t0=$SECONDS
-	mkdir -p "$logdir/$kernel"
-	VM_LOGDIR=$logdir/$name tests/vm run --kernel "$kernel" --debug -q "$@" \
-		>"$logdir/$name.out" 2>&1
-	status=$?
-	ksrc=$(KERNEL=$kernel scripts/kernel.sh src)
-	python3 "$ksrc/tools/testing/kunit/kunit.py" parse \
-		<"$logdir/$name/latest/output.log" >"$logdir/$name.parsed" 2>&1
-	summary=$(grep -o 'Ran [0-9]* tests: .*' "$logdir/$name.parsed" | tail -n 1)
-	n=$(echo "$summary" | sed -n 's/^Ran \([0-9]*\) tests.*/\1/p')
-	p=$(echo "$summary" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
-	n=${n:-0}
-	p=${p:-0}
-	grep -E '\[(FAILED|CRASHED)\]' "$logdir/$name.parsed" | sed "s|^|  $name: |"
-	f=$((n - p))
-	if [ "$n" -eq 0 ] || [ "$status" -ne 0 ]; then
-		echo "  $name: no KUnit results, or the guest run failed (status $status)"
-		f=$((f + 1))
-	fi
-	passed=$((passed + p))
-	failed=$((failed + f))
-	printf '%-28s %3d passed, %d failed  (%d s)\n' "$name" "$p" "$f" "$((SECONDS - t0))"
-	[ "$status" -eq 0 ] || grep '^tests/vm' "$logdir/$name.out" | sed 's/^/  | /'
 }
 
 # The kernel series every guest tier runs on, each on its debug kernel.
@@ -197,7 +160,7 @@ fi
 # our kernels and their initramfs were built above: guests of one kernel
 # may now run side by side (the timed tiers)
 export VM_PREBUILT=1
-timed=()
+timed_policy=() timed_prio=() timed_hdd=() timed_stock=()
 for kernel in "${kernels[@]}"; do
 	tier_start=$SECONDS
 	guest_tier guest-lab tests/guest/lab.sh
@@ -208,10 +171,11 @@ for kernel in "${kernels[@]}"; do
 	guest_tier dlctl-guest tests/guest/dlctl.sh
 	guest_tier dlctl-profile tests/guest/profile.sh
 	echo "   $kernel guest tiers: $((SECONDS - tier_start)) s"
-	timed+=("$kernel sched-policy tests/guest/sched-policy.sh")
-	timed+=("$kernel sched-prio tests/guest/sched-prio.sh")
+	# (longest first: 3.5, 3 and 2 minutes here)
+	timed_policy+=("$kernel sched-policy tests/guest/sched-policy.sh")
+	timed_prio+=("$kernel sched-prio tests/guest/sched-prio.sh")
 	# the seek-modelled disk is the bench's, on 6.1; style.sh builds it for 6.12
-	[ "$kernel" != 6.1 ] || timed+=("$kernel hdd-model tests/guest/hdd.sh")
+	[ "$kernel" != 6.1 ] || timed_hdd+=("$kernel hdd-model tests/guest/hdd.sh")
 done
 
 # Debian's stock kernels, with deadline-rb built by DKMS: the tiers that
@@ -226,10 +190,11 @@ for kernel in ${CHECK_STOCK_KERNELS-debian-6.1 debian-6.12}; do
 	guest_tier dlctl-guest tests/guest/dlctl.sh
 	guest_tier dlctl-udev tests/guest/udev.sh
 	echo "   $kernel guest tiers: $((SECONDS - tier_start)) s"
-	timed+=("$kernel sched-prio tests/guest/sched-prio.sh")
+	timed_stock+=("$kernel sched-prio tests/guest/sched-prio.sh")
 done
 
 tier_start=$SECONDS
+timed=("${timed_policy[@]}" "${timed_prio[@]}" "${timed_hdd[@]}" "${timed_stock[@]}")
 [ ${#timed[@]} -eq 0 ] || timed_tiers "${timed[@]}"
 echo "   timed tiers: $((SECONDS - tier_start)) s"
 

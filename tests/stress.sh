@@ -7,8 +7,8 @@
 #       Every guest tier of make check on one kernel (STRESS_KERNEL, default
 #       6.1, our debug build), ROUNDS times (default 5) in a row while a CPU
 #       hog (two busy loops at nice 0, one per core of this 2-core host)
-#       runs beside it, then once on a quiet host; a table of the passes
-#       per tier.
+#       runs beside it, then once on a quiet host (STRESS_QUIET=0: not);
+#       a table of the passes per tier.
 #   tests/stress.sh boots N [KERNEL...]
 #       N boots of each debug KERNEL (default 6.1 6.12) while the hog runs,
 #       then N on a quiet host, each stopped once the boot CPU is set up
@@ -58,7 +58,7 @@ tiers)
 	fails=0
 	logs=()
 	# the rounds: 1..ROUNDS loaded, then one quiet
-	for r in $(seq 1 $((rounds + 1))); do
+	for r in $(seq 1 $((rounds + ${STRESS_QUIET:-1}))); do
 		if [ "$r" -le "$rounds" ]; then cond=loaded; hog_start; else cond=quiet; fi
 		echo "== round $r ($cond), $kernel"
 		logs+=("$logdir/round-$r-$cond.log")
@@ -69,7 +69,7 @@ tiers)
 	done
 	# the table: a row per tier, a column per round, "P/F"
 	echo
-	echo "passes per tier, $kernel ($rounds loaded rounds, then 1 quiet):"
+	echo "passes per tier, $kernel ($rounds loaded rounds, then ${STRESS_QUIET:-1} quiet):"
 	awk '
 		BEGIN {
 			for (r = 1; r < ARGC; r++) {

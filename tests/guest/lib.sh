@@ -75,9 +75,11 @@ fio_verify() {
 # give.
 #
 # loop_start NAME CMD...: run CMD again and again in the background until
-# loop_stop NAME (NAME: letters, digits, _).  CMD sees the number of the
+# asked to stop (NAME: letters, digits, _).  CMD sees the number of the
 # pass in $loop_pass (0, 1, ...); /tmp/loop-NAME.runs holds "PASSES FAILED"
-# of the passes ended so far.
+# of the passes ended so far.  The usual shape: go on with what the test
+# counts while loop_running NAME, and loop_end NAME once it has counted
+# enough; the pass under way then ends, with the counting still going on.
 loop_start() {
 	_ln=$1
 	shift
@@ -93,11 +95,15 @@ loop_start() {
 	) &
 	eval "_loop_pid_$_ln=\$!"
 }
-# loop_stop NAME: let the pass under way end; then $loop_passes passes
-# have ended, $loop_failed of them failed.  (Not in $(...): a subshell
-# cannot wait for the loop.)
+# loop_end NAME: start no further pass
+loop_end() { touch "/tmp/loop-$1.stop"; }
+# loop_running NAME: is a pass under way?
+loop_running() { eval "kill -0 \$_loop_pid_$1" 2>/dev/null; }
+# loop_stop NAME: loop_end, and wait for the pass under way; then
+# $loop_passes passes have ended, $loop_failed of them failed.  (Not in
+# $(...): a subshell cannot wait for the loop.)
 loop_stop() {
-	touch "/tmp/loop-$1.stop"
+	loop_end "$1"
 	eval "wait \$_loop_pid_$1"
 	read -r loop_passes loop_failed <"/tmp/loop-$1.runs"
 }

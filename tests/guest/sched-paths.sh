@@ -81,8 +81,9 @@ flipper() {
 	done
 }
 # fio goes on, pass after pass in regions of its own (each pass resets
-# the zones it writes), until the flipper has gone round 6 times and fio
-# made a whole pass, so that each round counted is one made during I/O.
+# the zones it writes), until the flipper has gone round 6 times; the
+# flipper goes on until the pass under way ends.  Each round counted is
+# one made during I/O.
 zbd_pass() { zbd_fio zbd-flip $((64 + loop_pass % 28 * 32))M; }
 WANT=6
 LIMIT=300
@@ -95,8 +96,7 @@ t0=$(now_s)
 met=0
 while [ $(($(now_s) - t0)) -lt $LIMIT ]; do
 	read -r flips _ </tmp/flips
-	read -r zp _ </tmp/loop-zbd.runs
-	[ "${flips:-0}" -ge $WANT ] && [ "${zp:-0}" -ge 1 ] && met=1 && break
+	[ "${flips:-0}" -ge $WANT ] && met=1 && break
 	sleep 0.5
 done
 loop_stop zbd
@@ -106,7 +106,7 @@ wait $fpid
 ok $? "fio zonemode=zbd while schedulers and tunables flip: $loop_passes passes, 0 errors ($loop_failed failed)"
 read -r flips bad </tmp/flips
 [ $met -eq 1 ] && [ "$bad" -eq 0 ]
-ok $? "the flipper went round $flips times during I/O (at least $WANT, and fio a whole pass; limit $LIMIT s), every write accepted ($bad refused)"
+ok $? "the flipper went round $flips times during I/O (at least $WANT; limit $LIMIT s), every write accepted ($bad refused)"
 
 # --- requeues on a plain disk: 20% of requests handed back by the driver
 # come back at the head, onto the dispatch list
