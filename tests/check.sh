@@ -122,6 +122,37 @@ timed_tiers() {
 	done
 }
 
+# The engine's KUnit suite: KTAP from the guest, parsed by the tree's own
+# tools/testing/kunit/kunit.py.
+kunit_tier() {
+	local name=$kernel/$1 status ksrc summary n p f
+	shift
+	echo "== $name (debug guest, kunit.py parse)"
+	t0=$SECONDS
+	mkdir -p "$logdir/$kernel"
+	VM_LOGDIR=$logdir/$name tests/vm run --kernel "$kernel" --debug -q "$@" \
+		>"$logdir/$name.out" 2>&1
+	status=$?
+	ksrc=$(KERNEL=$kernel scripts/kernel.sh src)
+	python3 "$ksrc/tools/testing/kunit/kunit.py" parse \
+		<"$logdir/$name/latest/output.log" >"$logdir/$name.parsed" 2>&1
+	summary=$(grep -o 'Ran [0-9]* tests: .*' "$logdir/$name.parsed" | tail -n 1)
+	n=$(echo "$summary" | sed -n 's/^Ran \([0-9]*\) tests.*/\1/p')
+	p=$(echo "$summary" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
+	n=${n:-0}
+	p=${p:-0}
+	grep -E '\[(FAILED|CRASHED)\]' "$logdir/$name.parsed" | sed "s|^|  $name: |"
+	f=$((n - p))
+	if [ "$n" -eq 0 ] || [ "$status" -ne 0 ]; then
+		echo "  $name: no KUnit results, or the guest run failed (status $status)"
+		f=$((f + 1))
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	printf '%-28s %3d passed, %d failed  (%d s)\n' "$name" "$p" "$f" "$((SECONDS - t0))"
+	[ "$status" -eq 0 ] || grep '^tests/vm' "$logdir/$name.out" | sed 's/^/  | /'
+}
+
 # The kernel series every guest tier runs on, each on its debug kernel.
 kernels=(${CHECK_KERNELS-6.1 6.12})
 # Tiers whose assertions are latencies or rates run on the
