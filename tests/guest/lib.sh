@@ -107,6 +107,12 @@ loop_stop() {
 	eval "wait \$_loop_pid_$1"
 	read -r loop_passes loop_failed <"/tmp/loop-$1.runs"
 }
+# count_reached FILE WANT: FILE's first number (a count another process
+# keeps there) is WANT or more
+count_reached() {
+	read -r _c _ <"$1"
+	[ "${_c:-0}" -ge "$2" ]
+}
 # now_s: seconds since boot (the guest's clock)
 now_s() { cut -d. -f1 /proc/uptime; }
 # wait_until SECONDS CMD...: run CMD every 50 ms until it succeeds (0) or

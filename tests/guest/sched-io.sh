@@ -74,13 +74,8 @@ loop_start vda fio_verify flip-vda vda libaio 16M
 loop_start nullb0 fio_verify flip-nullb0 nullb0 io_uring 32M
 flipper &
 fpid=$!
-t0=$(now_s)
 met=0
-while [ $(($(now_s) - t0)) -lt $LIMIT ]; do
-	read -r flips _ </tmp/flips
-	[ "${flips:-0}" -ge $WANT ] && met=1 && break
-	sleep 0.5
-done
+wait_until $LIMIT count_reached /tmp/flips $WANT && met=1
 loop_stop vda
 vp=$loop_passes vf=$loop_failed
 loop_stop nullb0

@@ -92,13 +92,8 @@ echo "0 0" >/tmp/flips
 loop_start zbd zbd_pass
 flipper &
 fpid=$!
-t0=$(now_s)
 met=0
-while [ $(($(now_s) - t0)) -lt $LIMIT ]; do
-	read -r flips _ </tmp/flips
-	[ "${flips:-0}" -ge $WANT ] && met=1 && break
-	sleep 0.5
-done
+wait_until $LIMIT count_reached /tmp/flips $WANT && met=1
 loop_stop zbd
 touch /tmp/stop
 wait $fpid
