@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dlctl.h"
 #include "sysfs.h"
@@ -305,6 +306,54 @@ static char *best_id(const char *disk)
 	return best;
 }
 
+/*
+ * @name as a glob that matches it alone: glob(7)'s special characters and
+ * the backslash (udev writes \x20 for a space) escaped, and '#', which
+ * would start a comment.
+ */
+static void print_glob(FILE *f, const char *name)
+{
+	for (; *name; name++) {
+		if (strchr("*?[]\\#", *name))
+			fputc('\\', f);
+		fputc(*name, f);
+	}
+}
+
+/*
+ * A tunable of @disk as it would be saved in @val; prints why and fails on
+ * one that cannot be read or is not a value dlctl.conf(5) takes.  A module
+ * without it (an older one) is not an error: -ENOENT.
+ */
+static int save_value(const char *disk, const struct param *p, char *val, size_t size)
+{
+	char attr[256], path[4096], msg[512];
+	struct stat st;
+	uint64_t num64;
+	uint32_t num;
+	int ret;
+
+	ret = iosched_attr(attr, sizeof(attr), disk, p->name);
+	if (!ret)
+		ret = sysfs_read(val, size, "%s", attr);
+	/* nothing by that name at all: a dangling link is not a module's choice */
+	if (ret == -ENOENT && !sysfs_path(path, sizeof(path), "%s", attr) &&
+	    lstat(path, &st) && errno == ENOENT)
+		return -ENOENT;
+	if (ret) {
+		warnx_("%s: %s: %s", disk, p->name, strerror(-ret));
+		return -1;
+	}
+	/* as apply will read it back: a bare number is in the tunable's unit */
+	if (parse_num(val, NUM_PLAIN, &num64) ||
+	    value_error(p, val, &num, msg, sizeof(msg))) {
+		warnx_("%s: %s reads back as '%s', not a value to save; nothing saved", disk,
+		       p->name, esc(val));
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_save(struct ctl *c, int argc, char **argv)
 {
 	size_t i, j;
@@ -321,26 +370,25 @@ int cmd_save(struct ctl *c, int argc, char **argv)
 		char *id = best_id(disk);
 
 		fputc('\n', c->out_f);
-		if (id)
-			fprintf(c->out_f, "# %s\n[id %s]\n", disk, id);
-		else
+		if (id) {
+			fprintf(c->out_f, "# %s\n[id ", disk);
+			print_glob(c->out_f, id);
+		} else {
 			fprintf(c->out_f, "# no /dev/disk/by-id name: by kernel name, "
-				"which may differ at the next boot\n[name %s]\n", disk);
+				"which may differ at the next boot\n[name ");
+			print_glob(c->out_f, disk);
+		}
+		fputs("]\n", c->out_f);
 		free(id);
 		fprintf(c->out_f, "scheduler = %s\n", SCHED);
 		for (j = 0; j < nr_params; j++) {
-			char attr[256], val[64];
-			int ret;
+			char val[64];
+			int ret = save_value(disk, &params[j], val, sizeof(val));
 
-			if (iosched_attr(attr, sizeof(attr), disk, params[j].name))
-				return 1;
-			ret = sysfs_read(val, sizeof(val), "%s", attr);
 			if (ret == -ENOENT)
 				continue;	/* a tunable this module does not have */
-			if (ret) {
-				warnx_("%s: %s: %s", disk, params[j].name, strerror(-ret));
+			if (ret)
 				return 1;
-			}
 			fprintf(c->out_f, "%s = %s%s\n", params[j].name, val,
 				params[j].unit == UNIT_MS ? "ms" : "");
 		}

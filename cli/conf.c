@@ -22,11 +22,15 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "dlctl.h"
@@ -85,15 +89,19 @@ static struct conf_setting *add_setting(struct conf_section *sec, size_t pos, co
 	return s;
 }
 
-/* "[kind glob]": the section, or why not. */
+/*
+ * "[kind glob]", trimmed: the section, or why not.  The header ends at
+ * the line's last ']', so that a glob's bracket expression (sd[ab]) is
+ * part of it.
+ */
 static const char *parse_section(char *s, struct conf_section *sec)
 {
-	char *end = strchr(s, ']'), *arg;
-	size_t k;
+	size_t len = strlen(s), k;
+	char *arg;
 
-	if (!end || trim(end + 1)[0])
+	if (len < 2 || s[len - 1] != ']')
 		return "a section is [kind] or [kind glob], alone on its line";
-	*end = '\0';
+	s[len - 1] = '\0';
 	s = trim(s + 1);
 	arg = s + strcspn(s, " \t");
 	if (*arg)
@@ -121,10 +129,76 @@ static const char *parse_section(char *s, struct conf_section *sec)
 }
 
 /*
- * One file into @cf's sections.  Returns 0, 1 when the file has an error
- * (reported, and @cf left as it was), -1 when it cannot be read.
+ * @path opened for reading; or NULL, with *@why 0 for /dev/null, which a
+ * symbolic link to hides a file of its name as in sysctl.d(5) and reads
+ * as empty, 1 for no file to read (a directory; anything but a regular
+ * file in the standard places, @listed), -1 for one that cannot be
+ * opened, and the reason in @buf.  A listed file is never opened
+ * blocking: a FIFO named *.conf must not hang the boot's apply.  A file
+ * named with --config may be a pipe (--config <(...)).
  */
-static int read_file(struct conf *cf, const char *path)
+static FILE *open_conf(const char *path, bool listed, int *why, char *buf, size_t size)
+{
+	struct stat st, lst;
+	FILE *f;
+	int fd;
+
+	*why = -1;
+	if (stat(path, &st)) {
+		int err = errno;
+
+		if (err == ENOENT && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+			snprintf(buf, size, "a dangling symbolic link");
+		else
+			snprintf(buf, size, "%s", strerror(err));
+		return NULL;
+	}
+	if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)) {
+		*why = 0;
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode) || (listed && !S_ISREG(st.st_mode))) {
+		snprintf(buf, size, "%s", S_ISDIR(st.st_mode) ? "a directory, not a file" :
+			 "not a regular file (a FIFO, a socket or a device)");
+		*why = 1;
+		return NULL;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (listed ? O_NONBLOCK : 0));
+	if (fd >= 0 && listed && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
+		close(fd);	/* replaced since the stat */
+		snprintf(buf, size, "not a regular file (a FIFO, a socket or a device)");
+		*why = 1;
+		return NULL;
+	}
+	if (fd < 0 || !(f = fdopen(fd, "r"))) {
+		snprintf(buf, size, "%s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	return f;
+}
+
+/*
+ * The end of a line's content: its first '#' that no backslash escapes
+ * (a glob's "\#" is a '#' in a by-id name), or its newline.
+ */
+static size_t content_len(const char *line)
+{
+	size_t i;
+
+	for (i = 0; line[i] && line[i] != '\n' && line[i] != '#'; i++)
+		if (line[i] == '\\' && line[i + 1] && line[i + 1] != '\n')
+			i++;
+	return i;
+}
+
+/*
+ * One file into @cf's sections.  Returns 0, 1 when the file has an error
+ * or is not one to read (reported, and @cf left as it was), -1 when a file
+ * named with --config (not @listed) cannot be read.
+ */
+static int read_file(struct conf *cf, const char *path, bool listed)
 {
 	struct conf_section *secs = NULL, *cur = NULL;
 	size_t nsecs = 0, cap = 0, i;
@@ -137,15 +211,22 @@ static int read_file(struct conf *cf, const char *path)
 	FILE *f;
 	int ret = 0;
 
+	/* in the standard places, one that cannot be opened is skipped too */
+	f = open_conf(path, listed, &ret, msg, sizeof(msg));
+	if (!f) {
+		if (ret < 0 && !listed) {
+			warnx_("%s: %s", path, msg);
+			return -1;
+		}
+		if (ret)
+			warnx_("%s: %s; nothing from this file is applied", path, msg);
+		return ret ? 1 : 0;
+	}
+	ret = 0;
 	name = strdup(path);
 	if (!name) {
 		warnx_("%s", strerror(ENOMEM));
-		return -1;
-	}
-	f = fopen(path, "re");
-	if (!f) {
-		warnx_("%s: %s", path, strerror(errno));
-		free(name);
+		fclose(f);
 		return -1;
 	}
 	while (!why && (got = getline(&line, &len, f)) != -1) {
@@ -158,7 +239,11 @@ static int read_file(struct conf *cf, const char *path)
 			why = "a NUL byte in the line";
 			break;
 		}
-		line[strcspn(line, "#\n")] = '\0';
+		if (lineno == 1 && strncmp(line, "\xef\xbb\xbf", 3) == 0) {
+			why = "a byte order mark (U+FEFF) at the start; save the file without one";
+			break;
+		}
+		line[content_len(line)] = '\0';
 		s = trim(line);
 		if (!*s)
 			continue;
@@ -322,13 +407,14 @@ int conf_read(struct conf *cf, const char *const *files, size_t nr_files)
 {
 	static const char *const dirs[] = { "/etc/dlctl.d", "/usr/lib/dlctl.d" };
 	char **paths = NULL, path[PATH_MAX];
+	struct stat st;
 	size_t n = 0, i;
 	int ret = 0, r;
 
 	memset(cf, 0, sizeof(*cf));
 	if (nr_files) {
 		for (i = 0; i < nr_files && ret >= 0; i++) {
-			r = read_file(cf, files[i]);
+			r = read_file(cf, files[i], false);
 			ret = r < 0 ? -1 : ret + r;
 		}
 		return ret;
@@ -346,13 +432,14 @@ int conf_read(struct conf *cf, const char *const *files, size_t nr_files)
 		if (n)
 			qsort(paths, n, sizeof(*paths), by_name);
 		for (i = 0; i < n && ret >= 0; i++) {
-			r = read_file(cf, paths[i]);
+			r = read_file(cf, paths[i], true);
 			ret = r < 0 ? -1 : ret + r;
 		}
 	}
 	snprintf(path, sizeof(path), "%s/etc/dlctl.conf", conf_root());
-	if (ret >= 0 && access(path, F_OK) == 0) {
-		r = read_file(cf, path);
+	/* lstat: a link to nothing is reported, not taken for no file */
+	if (ret >= 0 && lstat(path, &st) == 0) {
+		r = read_file(cf, path, true);
 		ret = r < 0 ? -1 : ret + r;
 	}
 	for (i = 0; i < n; i++)

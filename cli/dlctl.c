@@ -8,10 +8,12 @@
  *   dlctl [options] COMMAND [ARGS]
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dlctl.h"
 #include "sysfs.h"
@@ -25,6 +27,9 @@ enum {				/* which options a command takes */
 	TAKES_OUTPUT = 1 << 0,	/* -J -o -n -r -P --csv */
 	TAKES_PROFILE = 1 << 1,	/* -w -q -b --size ... */
 	TAKES_APPLY = 1 << 2,	/* --config --dry-run */
+	TAKES_COLUMNS = 1 << 3,	/* --list-columns */
+	NAMES_PARAMS = 1 << 4,	/* its arguments, or what it does, are tunables */
+	ONE_DEVICE = 1 << 5,	/* -d once */
 };
 
 static const struct command {
@@ -34,17 +39,18 @@ static const struct command {
 	const char *args;
 	const char *help;
 } commands[] = {
-	{ "show", cmd_show, TAKES_OUTPUT, "",
+	{ "show", cmd_show, TAKES_OUTPUT | TAKES_COLUMNS, "",
 	  "every block device, its scheduler, deadline-rb's tunables" },
-	{ "get", cmd_get, TAKES_OUTPUT, " <param>...", "tunables, one line each" },
-	{ "set", cmd_set, 0, " <param> <value> | <param>=<value>...",
+	{ "get", cmd_get, TAKES_OUTPUT | NAMES_PARAMS, " <param>...", "tunables, one line each" },
+	{ "set", cmd_set, NAMES_PARAMS, " <param> <value> | <param>=<value>...",
 	  "set tunables, on every device or on none" },
-	{ "reset", cmd_reset, 0, "", "every tunable back to its default" },
+	{ "reset", cmd_reset, NAMES_PARAMS, "", "every tunable back to its default" },
 	{ "enable", cmd_enable, 0, "", "switch the -d devices to deadline-rb" },
 	{ "disable", cmd_disable, 0, "",
 	  "switch deadline-rb devices back to what they ran before" },
 	{ "stats", cmd_stats, TAKES_OUTPUT, "", "the scheduler's counters (needs debugfs)" },
-	{ "profile", cmd_profile, TAKES_OUTPUT | TAKES_PROFILE, " <param> <value>[,<value>...]...",
+	{ "profile", cmd_profile, TAKES_OUTPUT | TAKES_PROFILE | NAMES_PARAMS | ONE_DEVICE,
+	  " <param> <value>[,<value>...]...",
 	  "run a workload at each value, a row per value" },
 	{ "apply", cmd_apply, TAKES_APPLY, "",
 	  "carry out dlctl.conf and dlctl.d on the disks they match" },
@@ -58,7 +64,9 @@ static void usage(const struct command *cmd)
 
 	if (cmd) {
 		printf("Usage:\n dlctl [options] %s%s\n\n%s.\n", cmd->name, cmd->args, cmd->help);
-		printf("\nOptions:\n -d, --device <dev>     a device to act on; repeatable\n");
+		printf("\nOptions:\n -d, --device <dev>     %s\n", cmd->takes & ONE_DEVICE ?
+		       "the device to act on; needed when more than one runs " SCHED :
+		       "a device to act on; repeatable");
 		if (cmd->takes & TAKES_OUTPUT)
 			fputs(" -J, --json             JSON output\n"
 			      " -o, --output <list>    the columns to show (+<list> adds)\n"
@@ -66,6 +74,8 @@ static void usage(const struct command *cmd)
 			      " -r, --raw              raw output\n"
 			      " -P, --pairs            KEY=\"value\" output\n"
 			      "     --csv              comma-separated values\n", stdout);
+		if (cmd->takes & TAKES_COLUMNS)
+			fputs(" -H, --list-columns     list the available columns\n", stdout);
 	} else {
 		fputs("Usage:\n"
 		      " dlctl [options] <command> [<args>]\n"
@@ -85,6 +95,7 @@ static void usage(const struct command *cmd)
 		      " -r, --raw              raw output\n"
 		      " -P, --pairs            KEY=\"value\" output\n"
 		      "     --csv              comma-separated values\n"
+		      " -H, --list-columns     the columns show can print\n"
 		      "     --sysfs-root <dir> read sysfs from <dir> instead of /sys\n"
 		      "     --syslog           messages and output to syslog too (udev's rule)\n"
 		      " -h, --help             display this help; <command> --help for one command\n"
@@ -108,7 +119,15 @@ static void usage(const struct command *cmd)
 		      "     --size <size>      use only the first <size> bytes of the device\n"
 		      "     --allow-write      let write workloads destroy the device's data\n",
 		      stdout);
-	if (!cmd || strcmp(cmd->name, "show")) {
+	if (cmd && cmd->takes & TAKES_COLUMNS) {
+		char name[64];
+		const char *type, *desc;
+
+		fputs("\nAvailable output columns:\n", stdout);
+		for (i = 0; show_column(i, name, sizeof(name), &type, &desc); i++)
+			printf(" %17s  %s\n", name, desc);
+	}
+	if (!cmd || cmd->takes & NAMES_PARAMS) {
 		fputs("\nParameters:\n", stdout);
 		for (i = 0; i < nr_params; i++) {
 			char def[16];
@@ -157,6 +176,7 @@ static const struct option longopts[] = {
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "syslog", no_argument, NULL, OPT_SYSLOG },
+	{ "list-columns", no_argument, NULL, 'H' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -187,13 +207,13 @@ static int parse_args(int argc, char **argv, struct ctl *c, const char ***devarg
 		      size_t *nr_devargs, unsigned int *takes, const char **first,
 		      bool *help, const char **root)
 {
-	static char names[3][40];
+	static char names[4][40];
 	const char **da;
 	int opt, ret = 0, li = -1;
 
 	*takes = 0;
 	opterr = 0;	/* its messages would echo an argument's control bytes */
-	while ((opt = getopt_long(argc, argv, ":d:Jjo:nrPhVw:q:b:", longopts, &li)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:Jjo:nrPhHVw:q:b:", longopts, &li)) != -1) {
 		unsigned int need = 0;
 
 		switch (opt) {
@@ -219,6 +239,10 @@ static int parse_args(int argc, char **argv, struct ctl *c, const char ***devarg
 			c->out.noheadings = true;
 			need = TAKES_OUTPUT;
 			break;
+		case 'H':
+			c->list_columns = true;
+			need = TAKES_COLUMNS;
+			break;
 		case OPT_SYSFS_ROOT:
 			*root = optarg;
 			break;
@@ -240,6 +264,8 @@ static int parse_args(int argc, char **argv, struct ctl *c, const char ***devarg
 			need = TAKES_PROFILE;
 			break;
 		case OPT_CONFIG:
+			if (!*optarg)
+				return usage_error("--config: an empty file name");
 			da = realloc(c->conf_files, (c->nr_conf_files + 1) * sizeof(*da));
 			if (!da) {
 				warnx_("%s", strerror(ENOMEM));
@@ -257,7 +283,7 @@ static int parse_args(int argc, char **argv, struct ctl *c, const char ***devarg
 			return usage_error("option '%s' requires an argument",
 					   esc(argv[optind - 1]));
 		default:
-			if (optopt && !strchr("dJjonrPhVwqb", optopt))
+			if (optopt && !strchr("dJjonrPhHVwqb", optopt))
 				return usage_error("invalid option -- '%s'",
 						   esc((char[]){ (char)optopt, '\0' }));
 			return usage_error("unrecognized option '%s'", esc(argv[optind - 1]));
@@ -265,7 +291,8 @@ static int parse_args(int argc, char **argv, struct ctl *c, const char ***devarg
 		if (ret)
 			return ret;
 		if (need && !(*takes & need)) {
-			int k = need == TAKES_OUTPUT ? 0 : need == TAKES_PROFILE ? 1 : 2;
+			int k = need == TAKES_OUTPUT ? 0 : need == TAKES_PROFILE ? 1 :
+				need == TAKES_APPLY ? 2 : 3;
 			char *n = names[k];
 
 			if (li >= 0)
@@ -280,10 +307,35 @@ static int parse_args(int argc, char **argv, struct ctl *c, const char ***devarg
 	return 0;
 }
 
+/*
+ * Descriptors 0-2 open before anything else is: a closed one would be the
+ * number the next open() returns (the lock file's), and a report or a
+ * message would be written into that file.  A closed stdout becomes
+ * /dev/null opened read-only, so that writing the report fails as it
+ * does on a full disk, and a change is undone; a closed stdin or stderr,
+ * /dev/null.  False when that cannot be done: nothing can be said then.
+ */
+static bool open_std_fds(void)
+{
+	int fd, nfd;
+
+	for (fd = 0; fd < 3; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		nfd = open("/dev/null", fd == 1 ? O_RDONLY : O_RDWR);
+		if (nfd != fd) {
+			if (nfd >= 0)
+				close(nfd);
+			return false;
+		}
+	}
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	static struct ctl c;
-	const char *root = getenv("DLCTL_SYSFS_ROOT"), *first[3] = { NULL, NULL, NULL };
+	const char *root = getenv("DLCTL_SYSFS_ROOT"), *first[4] = { NULL };
 	const char **devargs = NULL;
 	const struct command *cmd = NULL;
 	size_t nr_devargs = 0, i, outlen = 0;
@@ -292,6 +344,8 @@ int main(int argc, char **argv)
 	char *outbuf = NULL;
 	int ret;
 
+	if (!open_std_fds())
+		return 1;
 	/* a closed pipe is a write error, and a change is then undone */
 	signal(SIGPIPE, SIG_IGN);
 	ret = parse_args(argc, argv, &c, &devargs, &nr_devargs, &takes, first, &help, &root);
@@ -325,6 +379,10 @@ int main(int argc, char **argv)
 	}
 	if ((takes & TAKES_APPLY) && !(cmd->takes & TAKES_APPLY)) {
 		ret = usage_error("%s: applies to apply only", first[2]);
+		goto out;
+	}
+	if ((takes & TAKES_COLUMNS) && !(cmd->takes & TAKES_COLUMNS)) {
+		ret = usage_error("%s: applies to show only", first[3]);
 		goto out;
 	}
 	if (root && !*root && root != getenv("DLCTL_SYSFS_ROOT")) {

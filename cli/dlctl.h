@@ -198,6 +198,7 @@ struct ctl {
 	struct devs devs;
 	bool explicit;		/* devices chosen with -d */
 	struct out_opts out;
+	bool list_columns;	/* -H: the columns, not the devices (show) */
 	FILE *out_f;		/* buffered: printed only on success */
 	/* profile's options, parsed with the rest */
 	const char *workload, *runtime, *duration, *iodepth, *bs, *size;
@@ -215,6 +216,9 @@ struct ctl {
 	/* after the output was written: what a command keeps in /run */
 	void (*commit)(struct ctl *c);
 };
+
+/* show's column @i: its name, type and what it holds; false past the last. */
+bool show_column(size_t i, char *name, size_t size, const char **type, const char **desc);
 
 int cmd_show(struct ctl *c, int argc, char **argv);
 int cmd_get(struct ctl *c, int argc, char **argv);

@@ -124,9 +124,12 @@ const char *parse_num(const char *s, enum num_kind kind, uint64_t *out)
 	if (!isdigit((unsigned char)*s))
 		return kind_what[kind];
 	for (; isdigit((unsigned char)*s); s++) {
-		if (v > (UINT64_MAX - 9) / 10)
+		uint64_t d = (uint64_t)(*s - '0');
+
+		/* every u64 (counters are printed with %llu), nothing past it */
+		if (v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10))
 			return "out of range";
-		v = v * 10 + (uint64_t)(*s - '0');
+		v = v * 10 + d;
 	}
 	for (; sf->name; sf++) {
 		if (strcasecmp(s, sf->name))

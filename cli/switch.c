@@ -200,9 +200,14 @@ static int switch_devs(struct ctl *c, bool enable)
 	}
 	c->changed = true;
 	c->commit = enable ? commit_enable : commit_disable;
-	for (i = 0; i < c->devs.n; i++)
-		fprintf(c->out_f, "%s: %s -> %s\n", c->changes[i].dev, c->changes[i].old,
-			c->changes[i].new);
+	for (i = 0; i < c->devs.n; i++) {
+		const struct change *ch = &c->changes[i];
+
+		if (strcmp(ch->old, ch->new))
+			fprintf(c->out_f, "%s: %s -> %s\n", ch->dev, ch->old, ch->new);
+		else
+			fprintf(c->out_f, "%s: %s already\n", ch->dev, ch->new);
+	}
 	return 0;
 }
 

@@ -56,6 +56,73 @@ static int read_param(const char *dev, const struct param *p, char *buf, size_t 
 }
 
 /*
+ * @val as a cell of @p's column: a number (a boolean: 0 or 1), or NULL,
+ * shown as null in JSON, with a message, for anything else a kernel or a
+ * copy of /sys might hold; JSON takes a number column's cell as it is.
+ */
+static const char *num_cell(const char *dev, const struct param *p, const char *val)
+{
+	uint64_t v;
+
+	if (p->unit == UNIT_BOOL ? strcmp(val, "0") && strcmp(val, "1") :
+	    parse_num(val, NUM_PLAIN, &v) != NULL) {
+		warnx_("%s: %s reads back as '%s', not %s", dev, p->name, esc(val),
+		       p->unit == UNIT_BOOL ? "0 or 1" : "a number");
+		return NULL;
+	}
+	return val;
+}
+
+bool show_column(size_t i, char *name, size_t size, const char **type, const char **desc)
+{
+	const struct param *p = i >= 2 && i < nr_params + 2 ? &params[i - 2] : NULL;
+	size_t j;
+
+	if (i == 0 || i == 1) {
+		snprintf(name, size, "%s", i ? "SCHED" : "NAME");
+		*type = "string";
+		*desc = i ? "the active I/O scheduler" : "kernel name of the disk";
+		return true;
+	}
+	if (!p)
+		return false;
+	for (j = 0; p->name[j] && j < size - 1; j++)
+		name[j] = (char)toupper((unsigned char)p->name[j]);
+	name[j] = '\0';
+	*type = p->unit == UNIT_BOOL ? "boolean" : "number";
+	*desc = p->desc;
+	return true;
+}
+
+/* show --list-columns: a row per column, as lsblk --list-columns */
+static int list_columns(struct ctl *c)
+{
+	static const struct col cols[] = {
+		{ .name = "NAME", .def = true },
+		{ .name = "TYPE", .def = true },
+		{ .name = "DESCRIPTION", .def = true },
+	};
+	const char *type, *desc;
+	char name[64];
+	struct out *t;
+	size_t i;
+	int ret = 1;
+
+	t = out_new(&c->out, "columns", cols, 3, false);
+	if (!t)
+		return 1;
+	for (i = 0; show_column(i, name, sizeof(name), &type, &desc); i++) {
+		out_line(t);
+		if (out_cell(t, 0, name) || out_cell(t, 1, type) || out_cell(t, 2, desc))
+			goto out;
+	}
+	ret = out_print(t, c->out_f) ? 1 : 0;
+out:
+	out_free(t);
+	return ret;
+}
+
+/*
  * show: a device without a scheduler (bio-based, or gone since the
  * listing) or with an unreadable tunable is shown without it, as lsblk
  * shows what it can; the problem goes to stderr.
@@ -72,6 +139,8 @@ int cmd_show(struct ctl *c, int argc, char **argv)
 	(void)argv;
 	if (argc)
 		return usage_error("show takes no arguments");
+	if (c->list_columns)
+		return list_columns(c);
 	all_params(ps);
 	cols = tunable_cols(ps, nr_params, true);
 	if (!cols)
@@ -106,7 +175,7 @@ int cmd_show(struct ctl *c, int argc, char **argv)
 			goto out;
 		for (k = 0; !r && strcmp(sched, SCHED) == 0 && k < nr_params; k++)
 			if (out_cell(t, k + 2, read_param(disks[i], ps[k], val, sizeof(val)) ?
-				     NULL : val))
+				     NULL : num_cell(disks[i], ps[k], val)))
 				goto out;
 	}
 	ret = out_print(t, c->out_f) ? 1 : 0;
@@ -157,7 +226,7 @@ int cmd_get(struct ctl *c, int argc, char **argv)
 		for (k = 0; k < (size_t)argc; k++) {
 			if (read_param(dev, ps[k], val, sizeof(val)))
 				goto out;
-			if (t ? out_cell(t, k + 1, val) :
+			if (t ? out_cell(t, k + 1, num_cell(dev, ps[k], val)) :
 				fprintf(c->out_f, "%s.%s = %s\n", dev, ps[k]->name, val) < 0)
 				goto out;
 		}
@@ -205,9 +274,11 @@ static int tune(struct ctl *c, const struct param *const *ps, const uint32_t *va
 	if (change_apply(c->changes, nr))
 		return 1;
 	c->changed = true;
+	/* set echoes what it set, as sysctl; reset says only what it changed */
 	for (i = 0; i < nr; i++)
-		fprintf(c->out_f, "%s.%s = %s\n", c->changes[i].dev, c->changes[i].what,
-			c->changes[i].new);
+		if (vals || strcmp(c->changes[i].old, c->changes[i].new))
+			fprintf(c->out_f, "%s.%s = %s\n", c->changes[i].dev, c->changes[i].what,
+				c->changes[i].new);
 	return 0;
 }
 

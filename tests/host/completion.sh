@@ -197,6 +197,8 @@ is "nothing for a number option" "dlctl profile -q "
 is "nothing for --duration=" "dlctl --help --duration="
 is "apply's options" "dlctl apply --" --device --sysfs-root --syslog --help --version --config --dry-run
 is "no apply option for set" "dlctl set --dry"
+is "show's --list-columns" "dlctl show --li" --list-columns
+is "no --list-columns for get" "dlctl get --li"
 has "directories for --sysfs-root" "dlctl --sysfs-root $tmp/r" "$tmp/root1" "$tmp/root2"
 comp "dlctl --sysfs-root $tmp/r"
 ! printf '%s\n' "${COMPREPLY[@]}" | grep -qxF "$tmp/rootfile"

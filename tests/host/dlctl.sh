@@ -161,6 +161,37 @@ dl set --help
 [ $st -eq 0 ] && grep -q '^ dlctl \[options\] set <param> <value> | <param>=<value>\.\.\.$' "$tmp/out" &&
 	! grep -q 'Commands:' "$tmp/out"
 ok $? "set --help: the usage of set alone, exit 0"
+# a command's --help lists the tunables when it takes them or acts on them
+for cmd in get set reset profile enable disable stats apply save show; do
+	dl "$cmd" --help
+	case $cmd in get | set | reset | profile) want=9 ;; *) want=0 ;; esac
+	[ $st -eq 0 ] && [ "$(sed -n '/^Parameters:$/,/^$/{/^ /p}' "$tmp/out" | grep -c .)" -eq $want ]
+	ok $? "$cmd --help: $want tunables listed"
+done
+dl profile --help
+[ $st -eq 0 ] && grep -q -- '^ -d, --device <dev> .*the device' "$tmp/out" && ! grep -q repeatable "$tmp/out"
+ok $? "profile --help: -d names the one device, not 'repeatable' (profile refuses two)"
+dl show --help
+cols=$(sed -n '/^Available output columns:$/,/^$/{/^ /p}' "$tmp/out" | awk '{ print $1 }' | paste -sd' ')
+[ $st -eq 0 ] && [ "$cols" = "NAME SCHED READ_EXPIRE WRITE_EXPIRE WRITES_STARVED FIFO_BATCH SEEK_COST HASH_SHIFT FRONT_MERGES ASYNC_DEPTH PRIO_AGING_EXPIRE" ]
+ok $? "show --help: the columns, each with what it holds"
+dl show --list-columns -J
+json_ok && python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))["columns"]
+assert [x["name"] for x in d] == sys.argv[2].split(), d
+assert {x["name"]: x["type"] for x in d}["FRONT_MERGES"] == "boolean"
+assert {x["name"]: x["type"] for x in d}["ASYNC_DEPTH"] == "number"
+assert all(x["description"] for x in d)' "$tmp/out" "$cols" 2>>"$tmp/err"
+ok $? "show --list-columns -J: the same columns, typed and described"
+dl show -H -r -n
+[ $st -eq 0 ] && [ "$(cut -d' ' -f1 "$tmp/out" | paste -sd' ')" = "$cols" ]
+ok $? "show -H -r -n: one column a line"
+dl get fifo_batch --list-columns
+[ $st -eq 2 ] && grep -q -- '--list-columns: applies to show only' "$tmp/err"
+ok $? "--list-columns with get: exit 2"
+dl apply --config=
+[ $st -eq 2 ] && grep -qx 'dlctl: --config: an empty file name' "$tmp/err"
+ok $? "--config= (an empty value): exit 2, says so"
 "${DLCTL[@]}" --help >/dev/full 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q '^dlctl: write error: No space left on device$' "$tmp/err"
 ok $? "--help >/dev/full: exit 1, write error"
@@ -259,6 +290,28 @@ assert by["nullb0"]["seek_cost"] is None and by["nullb0"]["fifo_batch"] == 32
 assert by["vda"]["seek_cost"] == 16' "$tmp/out" 2>>"$tmp/err" &&
 	[ $st -eq 0 ] && grep -q '^dlctl: nullb0: seek_cost: Is a directory$' "$tmp/err"
 ok $? "show goes on past a device without a scheduler (null) and an unreadable tunable"
+mkfake "$R"
+# a tunable that reads back as no number: null, never a bare word in JSON
+echo abc >"$R/block/vda/queue/iosched/read_expire"
+echo '2 3' >"$R/block/nullb0/queue/iosched/fifo_batch"
+echo yes >"$R/block/vda/queue/iosched/front_merges"
+dl show -J
+json_ok && python3 -c 'import json,sys
+by = {x["name"]: x for x in json.load(open(sys.argv[1]))["blockdevices"]}
+assert by["vda"]["read_expire"] is None and by["vda"]["front_merges"] is None
+assert by["nullb0"]["fifo_batch"] is None and by["vda"]["fifo_batch"] == 32' \
+	"$tmp/out" 2>>"$tmp/err" && [ $st -eq 0 ] &&
+	grep -qx "dlctl: vda: read_expire reads back as 'abc', not a number" "$tmp/err" &&
+	grep -qx "dlctl: nullb0: fifo_batch reads back as '2 3', not a number" "$tmp/err" &&
+	grep -qx "dlctl: vda: front_merges reads back as 'yes', not 0 or 1" "$tmp/err"
+ok $? "show -J: a tunable that is no number (abc, '2 3', a boolean 'yes') is null, named on stderr"
+dl get -J fifo_batch read_expire
+json_ok && python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))["blockdevices"]
+assert d == [{"name": "nullb0", "fifo_batch": None, "read_expire": 500},
+             {"name": "vda", "fifo_batch": 32, "read_expire": None}]' \
+	"$tmp/out" 2>>"$tmp/err" && [ $st -eq 0 ] && [ "$(grep -c 'not a number' "$tmp/err")" -eq 2 ]
+ok $? "get -J: the same, null and a message for each"
 mkfake "$R"
 
 # --- get ---
@@ -490,6 +543,32 @@ done
 [ $bad -eq 0 ]
 ok $? "20 pairs of concurrent sets: every device ends with the same run's values ($bad mixed)"
 
+# --- closed stdout and stderr: never the lock file's descriptor ---
+# (the binary itself, without a wrapper: valgrind does not start with its
+# stderr closed, exit 127)
+bare=${DLCTL[${#DLCTL[@]}-1]}
+lockf=$DLCTL_TEST_RUN_DIR/lock
+: >"$lockf"
+before=$(snap)
+"$bare" --sysfs-root "$R" set fifo_batch 21 >&- 2>"$tmp/err"
+st=$?
+[ $st -eq 1 ] && [ "$(snap)" = "$before" ] && [ ! -s "$lockf" ] &&
+	grep -q 'write error: Bad file descriptor' "$tmp/err" && grep -q 'the change was undone' "$tmp/err"
+ok $? "set >&-: its report cannot be written, so undone, exit 1; nothing in the lock file"
+"$bare" --sysfs-root "$R" reset >&- 2>"$tmp/err"
+st=$?
+[ $st -eq 1 ] && [ "$(snap)" = "$before" ] && [ ! -s "$lockf" ]
+ok $? "reset >&-: the same"
+"$bare" --sysfs-root "$R" set fifo_batch 0 >"$tmp/out" 2>&-
+st=$?
+[ $st -eq 1 ] && [ "$(snap)" = "$before" ] && [ ! -s "$lockf" ] && [ ! -s "$tmp/out" ]
+ok $? "set of a bad value 2>&-: exit 1, its message in no file (not the lock's)"
+"$bare" --sysfs-root "$R" set fifo_batch 21 >"$tmp/out" 2>&- <&-
+st=$?
+[ $st -eq 0 ] && [ "$(val vda fifo_batch)" = 21 ] && [ ! -s "$lockf" ] &&
+	grep -qx 'vda.fifo_batch = 21' "$tmp/out"
+ok $? "set with stdin and stderr closed: done, the report on stdout, the lock file empty"
+
 # --- reset ---
 dl reset
 [ $st -eq 0 ] && [ "$(val vda fifo_batch)" = 64 ] && [ "$(val nullb0 seek_cost)" = 4 ] &&
@@ -497,8 +576,15 @@ dl reset
 	[ "$(val vda hash_shift)" = 10 ] && [ "$(val vda writes_starved)" = 2 ] &&
 	[ "$(val vda prio_aging_expire)" = 10000 ] && [ "$(val nullb0 prio_aging_expire)" = 10000 ]
 ok $? "reset: every tunable back to its default (prio_aging_expire 600000 -> 10000)"
-[ "$(grep -c . "$tmp/out")" -eq 18 ] && grep -qx 'vda.prio_aging_expire = 10000' "$tmp/out"
-ok $? "reset prints 9 values for each of 2 devices"
+grep -qx 'vda.prio_aging_expire = 10000' "$tmp/out"
+ok $? "reset prints each tunable it changed (prio_aging_expire 600000 -> 10000)"
+dl reset
+[ $st -eq 0 ] && [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ]
+ok $? "reset with every tunable at its default: silent, as dlctl(8) shows it"
+dl -d vda set fifo_batch 7
+dl reset
+[ $st -eq 0 ] && [ "$(cat "$tmp/out")" = 'vda.fifo_batch = 64' ]
+ok $? "reset after one set: the one line it changed"
 dl set fifo_batch 7
 before=$(snap)
 DLCTL_TEST_FAIL_WRITE=block/vda/queue/iosched/hash_shift dl reset
@@ -537,6 +623,9 @@ ok $? "enable without -d: usage error"
 dl -d sda enable
 [ $st -eq 0 ] && [ "$(sched sda)" = deadline-rb ] && grep -q '^sda: mq-deadline -> deadline-rb$' "$tmp/out"
 ok $? "enable -d sda: switched, old and new shown"
+dl -d vda enable
+[ $st -eq 0 ] && [ "$(cat "$tmp/out")" = 'vda: deadline-rb already' ]
+ok $? "enable -d of a disk already running deadline-rb: says so, not 'deadline-rb -> deadline-rb'"
 # as the kernel would now show it (a fake file only keeps what was written)
 echo "mq-deadline kyber bfq [deadline-rb] none" >"$R/block/sda/queue/scheduler"
 dl -d sda disable
@@ -706,6 +795,14 @@ done
 dl stats
 [ $st -eq 1 ] && grep -q "no counters" "$tmp/err"
 ok $? "stats of an empty file: exit 1"
+# the module prints counters with %llu: every u64 is one
+printf 'inserted 18446744073709551615 18446744073709551610\nqueued 0 1\n' >"$S"
+dl stats -J -o name,dir,inserted -d vda
+json_ok && python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))["stats"]
+assert [x["inserted"] for x in d] == [18446744073709551615, 18446744073709551610]' \
+	"$tmp/out" 2>>"$tmp/err" && [ $st -eq 0 ]
+ok $? "stats: counters up to 18446744073709551615 (2^64 - 1), the largest %llu prints"
 rm -rf "$R/kernel/debug/block/vda"
 dl stats
 [ $st -eq 1 ] && grep -q "is debugfs mounted" "$tmp/err" && [ ! -s "$tmp/out" ]
@@ -1152,6 +1249,69 @@ bad "no closing bracket" '[name vda\nread_expire = 250\n' 1 "a section is"
 bad "no value" '[name vda]\nread_expire =\n' 2 "read_expire: no value"
 bad "a scheduler name that is none" '[name vda]\nscheduler = dead line\n' 2 "not a scheduler"
 bad "a NUL byte" '[name vda]\nread_expire = 250\0\n' 2 "a NUL byte"
+bad "a byte order mark" '\xef\xbb\xbf[name vda]\nread_expire = 250\n' 1 "a byte order mark"
+bad "a section with text after it" '[name vda] x\nread_expire = 250\n' 1 "a section is"
+
+# an entry of dlctl.d that is no file to read: FILE: why (no line), one
+# line, skipped; the rest applies, exit 2.  Never opened to wait on (a
+# FIFO), so that the boot's apply cannot hang: the timeout would say so.
+broken() {
+	local what=$1 why=$2
+	shift 2
+	fresh
+	conf etc/dlctl.d/40-good.conf <<<$'[name nullb0]\nfifo_batch = 7'
+	conf usr/lib/dlctl.d/20-good.conf <<<$'[name vda]\nseek_cost = 9'
+	(cd "$C/etc/dlctl.d" && "$@")
+	timeout 60 "${DLCTL[@]}" --sysfs-root "$R" apply >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	[ $st -eq 2 ] && [ "$(val nullb0 fifo_batch)" = 7 ] && [ "$(val vda seek_cost)" = 9 ] &&
+		[ "$(cat "$tmp/err")" = "dlctl: $C/etc/dlctl.d/30-bad.conf: $why; nothing from this file is applied" ]
+	ok $? "dlctl.d/30-bad.conf $what: one line naming it, the other files applied, exit 2"
+}
+broken "a dangling symlink" "a dangling symbolic link" ln -s nowhere.conf 30-bad.conf
+broken "a symlink loop" "Too many levels of symbolic links" ln -s 30-bad.conf 30-bad.conf
+# root reads any file whatever its mode, but not a sysctl file of mode 0200
+broken "unreadable (EACCES)" "Permission denied" ln -s /proc/sys/vm/compact_memory 30-bad.conf
+broken "a directory" "a directory, not a file" mkdir 30-bad.conf
+broken "a FIFO" "not a regular file (a FIFO, a socket or a device)" mkfifo 30-bad.conf
+fresh
+conf usr/lib/dlctl.d/20-good.conf <<<$'[name vda]\nseek_cost = 9'
+ln -s nowhere "$C/etc/dlctl.conf"
+dl apply
+[ $st -eq 2 ] && [ "$(val vda seek_cost)" = 9 ] &&
+	grep -qx "dlctl: $C/etc/dlctl.conf: a dangling symbolic link; nothing from this file is applied" "$tmp/err"
+ok $? "/etc/dlctl.conf a dangling symlink: reported, not taken for no file; the rest applied, exit 2"
+fresh
+conf usr/lib/dlctl.d/10-a.conf <<<$'[name vda]\nfifo_batch = 8'
+conf usr/lib/dlctl.d/20-b.conf <<<$'[name nullb0]\nfifo_batch = 9'
+ln -s /dev/null "$C/etc/dlctl.d/10-a.conf"
+dl apply
+[ $st -eq 0 ] && [ ! -s "$tmp/err" ] && [ "$(val vda fifo_batch)" = 32 ] && [ "$(val nullb0 fifo_batch)" = 9 ]
+ok $? "/etc/dlctl.d/10-a.conf -> /dev/null hides /usr/lib/dlctl.d/10-a.conf, silently (sysctl.d's mask)"
+fresh
+dl apply --config <(printf '[name vda]\nfifo_batch = 3\n')
+[ $st -eq 0 ] && [ "$(val vda fifo_batch)" = 3 ]
+ok $? "--config <(...): a pipe named on the command line is read"
+mkdir "$tmp/a.conf"
+dl apply --config "$tmp/a.conf"
+[ $st -eq 2 ] && [ "$(cat "$tmp/err")" = "dlctl: $tmp/a.conf: a directory, not a file; nothing from this file is applied" ]
+ok $? "--config of a directory: named without a line 0, exit 2"
+rmdir "$tmp/a.conf"
+
+# glob(7)'s bracket expressions in a section header; '#' escaped
+fresh
+conf etc/dlctl.conf <<'CONF'
+[name sd[ab]]
+fifo_batch = 16   # a comment after a value
+[id wwn-0x5000c500a1b2c3d[0-9]]
+read_expire = 250ms
+[name vd[!a]]
+seek_cost = 8
+CONF
+dl apply
+[ $st -eq 0 ] && [ ! -s "$tmp/err" ] && [ "$(active sda)" = deadline-rb ] && [ "$(val sda fifo_batch)" = 16 ] &&
+	[ "$(val vda read_expire)" = 250 ] && [ "$(val vda seek_cost)" = 16 ]
+ok $? "[name sd[ab]] and [id wwn-0x5000c500a1b2c3d[0-9]]: bracket expressions match; [name vd[!a]] does not"
 
 fresh
 mkdir -p "$R/block/zram0/queue"
@@ -1225,6 +1385,50 @@ ok $? "save, then apply on fresh disks: every tunable as saved"
 dl -d sda save
 [ $st -eq 1 ] && [ ! -s "$tmp/out" ]
 ok $? "save -d of a disk not running deadline-rb: exit 1"
+
+# save -> apply over by-id names with every character udev puts in one
+# (letters, digits, #+-.:=@_, its \xNN escapes, UTF-8) and glob(7)'s own;
+# sda has names that the same globs, unescaped, would match
+B=$tmp/dev/disk/by-id
+mv "$B" "$B.keep" && mkdir "$B"
+ln -s ../../vda "$B/usb-Ab9_#+-.:=@\x20Disk\x2f"$'\xc3\xa9'
+ln -s ../../nullb0 "$B/ata-x*?[y]z\#"
+ln -s ../../sda "$B/usb-Ab9_"
+ln -s ../../sda "$B/usb-Ab9_#+-.:=@x20Diskx2f"$'\xc3\xa9'
+ln -s ../../sda "$B/ata-xAyz\#"
+fresh
+echo 123 >"$R/block/vda/queue/iosched/read_expire"
+echo 7 >"$R/block/nullb0/queue/iosched/fifo_batch"
+dl save
+cp "$tmp/out" "$tmp/saved.conf"
+[ $st -eq 0 ] && grep -qxF '[id usb-Ab9_\#+-.:=@\\x20Disk\\x2f'$'\xc3\xa9'']' "$tmp/saved.conf" &&
+	grep -qxF '[id ata-x\*\?\[y\]z\\\#]' "$tmp/saved.conf"
+ok $? "save: '#', the backslash and glob(7)'s *?[] escaped in a by-id name"
+saved=$(snap)
+fresh
+dl apply --config "$tmp/saved.conf"
+[ $st -eq 0 ] && [ ! -s "$tmp/err" ] && [ "$(snap)" = "$saved" ] && [ "$(active sda)" = mq-deadline ]
+ok $? "... and apply reads it back: each disk as saved, sda (names the unescaped globs match) left alone"
+rm -rf "$B" && mv "$B.keep" "$B"
+
+# save never writes what apply would refuse
+for v in abc '2 3' '' 0 250ms; do
+	fresh
+	printf '%s\n' "$v" >"$R/block/vda/queue/iosched/read_expire"
+	dl save
+	[ $st -eq 1 ] && [ ! -s "$tmp/out" ] &&
+		grep -qxF "dlctl: vda: read_expire reads back as '$v', not a value to save; nothing saved" "$tmp/err"
+	ok $? "save with read_expire reading '$v': exit 1, nothing printed"
+done
+fresh
+rm "$R/block/vda/queue/iosched/prio_aging_expire"
+dl save
+[ $st -eq 0 ] && [ "$(grep -c '^prio_aging_expire' "$tmp/out")" -eq 1 ]
+ok $? "save of a module without prio_aging_expire (an older one): left out, exit 0"
+ln -s nowhere "$R/block/vda/queue/iosched/prio_aging_expire"
+dl save
+[ $st -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q 'vda: prio_aging_expire: No such file' "$tmp/err"
+ok $? "save with a tunable that is there but cannot be read (a dangling link): exit 1, not left out"
 
 # dlctl disable holds a disk off deadline-rb against apply (udev's rule)
 fresh
