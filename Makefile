@@ -10,6 +10,7 @@ QEMU_ACCEL ?= tcg#                   tcg (default) or kvm (opt-in)
 PREFIX     ?= /usr/local#            make install: where dlctl and the pages go
 DESTDIR    ?=#                       make install: staging root
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d#  make install: the udev rule
+SYSCONFDIR ?= /etc#                  make install: dlctl.d/ and its README
 export KERNEL DLRB_CACHE QEMU_ACCEL
 
 ifeq ($(filter $(KERNEL),6.1 6.12),)
@@ -138,15 +139,16 @@ deb: deps
 	@scripts/deb.sh
 
 install: $(BUILD)/dlctl
-	install -D -m 755 $(BUILD)/dlctl $(DESTDIR)$(PREFIX)/sbin/dlctl
+	install -D -m 755 $(BUILD)/dlctl $(DESTDIR)$(PREFIX)/bin/dlctl
 	install -D -m 644 man/dlctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/dlctl.8
 	install -D -m 644 man/deadline-rb.4 $(DESTDIR)$(PREFIX)/share/man/man4/deadline-rb.4
 	install -D -m 644 man/dlctl.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/dlctl.conf.5
 	install -D -m 644 dist/bash-completion/dlctl \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/dlctl
 	install -d $(DESTDIR)$(UDEVRULESDIR)
-	sed 's|@SBINDIR@|$(PREFIX)/sbin|' dist/udev/60-dlctl.rules \
+	sed 's|@BINDIR@|$(PREFIX)/bin|' dist/udev/60-dlctl.rules \
 		>$(DESTDIR)$(UDEVRULESDIR)/60-dlctl.rules
+	install -D -m 644 dist/dlctl.d/README $(DESTDIR)$(SYSCONFDIR)/dlctl.d/README
 
 clean:
 	rm -rf $(BUILD)

@@ -118,7 +118,7 @@ declare -A seen_file=()
 	for r in 60-block.rules 60-persistent-storage.rules; do
 		echo "file /lib/udev/rules.d/$r $udev/lib/udev/rules.d/$r 644 0 0"
 	done
-	sed 's|@SBINDIR@|/usr/sbin|' dist/udev/60-dlctl.rules >"$out.60-dlctl.rules"
+	sed 's|@BINDIR@|/usr/bin|' dist/udev/60-dlctl.rules >"$out.60-dlctl.rules"
 	echo "file /lib/udev/rules.d/60-dlctl.rules $out.60-dlctl.rules 644 0 0"
 	emit_dirs /etc/udev/rules.d/x
 

@@ -159,7 +159,7 @@ is "$(tv fast2 fifo_batch) $(tv fast2 read_expire)" "24 300" \
 	"fast2: nothing from the broken file, the good one applied"
 logged "$m" | grep -q 'dlctl\[[0-9]*\]: /etc/dlctl.d/40-broken.conf:3: .*nothing from this file'
 ok $? "... the broken file reported in syslog with file and line"
-grep -q "fast2: Process '/usr/sbin/dlctl --syslog apply -d fast2' failed with exit code 2" \
+grep -q "fast2: Process '/usr/bin/dlctl --syslog apply -d fast2' failed with exit code 2" \
 	/tmp/udevd.log
 ok $? "... and udevd saw exit status 2"
 rm /etc/dlctl.d/40-broken.conf

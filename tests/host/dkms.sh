@@ -18,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 version=$(scripts/version.sh)
 n=0
 
-echo "1..32"
+echo "1..34"
 ok() {
 	n=$((n + 1))
 	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
@@ -33,9 +33,9 @@ tool_deb=build/deb/dlctl_${version}_amd64.deb
 [ -f "$dkms_deb" ] && [ -f "$tool_deb" ] && [ "$(ls build/deb/*.deb | wc -l)" -eq 2 ]
 ok $? "build/deb/ holds exactly deadline-rb-dkms_${version}_all.deb and dlctl_${version}_amd64.deb"
 
-lintian --fail-on error,warning "$dkms_deb" "$tool_deb" >"$tmp/lintian" 2>&1
-ok $? "lintian: no error and no warning on either package"
-grep -E '^[EW]:' "$tmp/lintian" | diag
+lintian --pedantic --fail-on error,warning,pedantic "$dkms_deb" "$tool_deb" >"$tmp/lintian" 2>&1
+ok $? "lintian --pedantic: no error, warning or pedantic tag on either package"
+grep -E '^[EWP]:' "$tmp/lintian" | diag
 
 field() { dpkg-deb -f "$1" "$2"; }
 files() { dpkg-deb -c "$1" | awk '{ print $6 }' | sed 's|^\./|/|'; }
@@ -75,32 +75,43 @@ ok $? "the packaged dkms.conf: name, version filled in, module, location, AUTOIN
 	grep -q 'libc6' <<<"$(field "$tool_deb" Depends)" && grep -q 'libsmartcols1' <<<"$(field "$tool_deb" Depends)"
 ok $? "dlctl: version $version, amd64, depends on libc6 and libsmartcols1"
 files "$tool_deb" >"$tmp/tool.files"
-grep -qx /usr/sbin/dlctl "$tmp/tool.files" && grep -qx /usr/share/man/man8/dlctl.8.gz "$tmp/tool.files" &&
+grep -qx /usr/bin/dlctl "$tmp/tool.files" && grep -qx /usr/share/man/man8/dlctl.8.gz "$tmp/tool.files" &&
 	grep -qx /usr/share/man/man4/deadline-rb.4.gz "$tmp/tool.files" &&
 	grep -qx /usr/share/man/man5/dlctl.conf.5.gz "$tmp/tool.files" &&
 	grep -qx /usr/share/bash-completion/completions/dlctl "$tmp/tool.files" &&
 	grep -qx /lib/udev/rules.d/60-dlctl.rules "$tmp/tool.files"
-ok $? "dlctl ships /usr/sbin/dlctl, dlctl(8), deadline-rb(4), dlctl.conf(5), bash completion, the udev rule"
-! grep -v -e '^/usr/sbin/dlctl$' -e '^/usr/share/man/man[458]/' -e '^/usr/share/doc/dlctl/' -e '/$' \
+ok $? "dlctl ships /usr/bin/dlctl, dlctl(8), deadline-rb(4), dlctl.conf(5), bash completion, the udev rule"
+# the places dlctl.conf(5) reads, there on a fresh install: `dlctl save >
+# /etc/dlctl.d/50-local.conf` (README) needs the directory; a README in it,
+# as procps ships /etc/sysctl.d/README.sysctl
+grep -qx /etc/dlctl.d/README "$tmp/tool.files" && grep -qx /usr/lib/dlctl.d/ "$tmp/tool.files" &&
+	dpkg-deb -I "$tool_deb" conffiles | grep -qx /etc/dlctl.d/README
+ok $? "dlctl ships /etc/dlctl.d/ (its README a conffile) and /usr/lib/dlctl.d/"
+! grep -v -e '^/usr/bin/dlctl$' -e '^/usr/share/man/man[458]/' -e '^/usr/share/doc/dlctl/' -e '/$' \
 	-e '^/usr/share/bash-completion/completions/dlctl$' -e '^/lib/udev/rules.d/60-dlctl.rules$' \
-	"$tmp/tool.files" | grep . >/dev/null
+	-e '^/etc/dlctl.d/README$' "$tmp/tool.files" | grep . >/dev/null
 ok $? "dlctl ships nothing else"
 mkdir -p "$tmp/tool"
 dpkg-deb -x "$tool_deb" "$tmp/tool"
-readelf -d "$tmp/tool/usr/sbin/dlctl" | grep 'NEEDED.*libc\.so' >/dev/null
+readelf -d "$tmp/tool/usr/bin/dlctl" | grep 'NEEDED.*libc\.so' >/dev/null
 ok $? "the packaged dlctl is linked dynamically, as Debian policy wants"
-[ "$("$tmp/tool/usr/sbin/dlctl" --version)" = "dlctl $version" ]
+[ "$("$tmp/tool/usr/bin/dlctl" --version)" = "dlctl $version" ]
 ok $? "the packaged dlctl --version says $version"
-grep -qx 'RUN+="/usr/sbin/dlctl --syslog apply -d $kernel"' "$tmp/tool/lib/udev/rules.d/60-dlctl.rules"
-ok $? "the packaged udev rule runs /usr/sbin/dlctl apply"
+grep -qx 'RUN+="/usr/bin/dlctl --syslog apply -d $kernel"' "$tmp/tool/lib/udev/rules.d/60-dlctl.rules"
+ok $? "the packaged udev rule runs /usr/bin/dlctl apply"
+# the README's example is a configuration apply takes
+sed -n '/^    \[/,/^$/s/^    //p' "$tmp/tool/etc/dlctl.d/README" >"$tmp/example.conf"
+"$tmp/tool/usr/bin/dlctl" apply --dry-run --config "$tmp/example.conf" --sysfs-root "$tmp/nosys" >"$tmp/ex.out" 2>&1
+grep -q '^\[rotational\]$' "$tmp/example.conf" && [ "$(cat "$tmp/ex.out")" = "dlctl: $tmp/nosys/block: No such file or directory" ]
+ok $? "/etc/dlctl.d/README: its example configuration parses (apply --dry-run goes on to the disks)"
 
 # make install: the same files under PREFIX, the rule where udev reads it
 make -s install DESTDIR="$tmp/inst" PREFIX=/usr/local >"$tmp/inst.log" 2>&1 &&
-	[ -x "$tmp/inst/usr/local/sbin/dlctl" ] &&
+	[ -x "$tmp/inst/usr/local/bin/dlctl" ] && [ -f "$tmp/inst/etc/dlctl.d/README" ] &&
 	[ -f "$tmp/inst/usr/local/share/man/man5/dlctl.conf.5" ] &&
-	grep -qx 'RUN+="/usr/local/sbin/dlctl --syslog apply -d $kernel"' \
+	grep -qx 'RUN+="/usr/local/bin/dlctl --syslog apply -d $kernel"' \
 		"$tmp/inst/usr/local/lib/udev/rules.d/60-dlctl.rules"
-ok $? "make install PREFIX=/usr/local: dlctl, pages, and a rule in /usr/local/lib/udev/rules.d that runs it"
+ok $? "make install PREFIX=/usr/local: dlctl in bin, pages, /etc/dlctl.d/README, a rule in /usr/local/lib/udev/rules.d that runs it"
 
 # --- the unpacked package's source, built by the real dkms ---
 dkms_build() { # NAME TREE: dkms build of the unpacked package against NAME
