@@ -130,7 +130,7 @@ check-stress: deps
 boot-count: deps
 	@tests/stress.sh boots $(BOOTS)
 
-# Not part of check: measurements, written to results/ and README.md.
+# Not part of check: measurements, written to results/ (and README.md's headline figures).
 bench: deps
 	@tests/bench/run.sh
 

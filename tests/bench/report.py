@@ -8,9 +8,10 @@ Reads RESULTS_DIR/raw/engine.jsonl (tests/bench/engine.sh),
 RESULTS_DIR/raw/guest.log (tests/bench/sched-guest.sh through tests/vm) and,
 if there, RESULTS_DIR/raw/hdd.log (tests/bench/hdd-guest.sh) and
 RESULTS_DIR/raw/prio.log (tests/bench/prio-guest.sh),
-writes RESULTS_DIR/bench.json, RESULTS_DIR/README.md and the PNG plots
-(gnuplot), and, given README, replaces its text between the markers
-"<!-- bench:begin -->" and "<!-- bench:end -->" with the summary.
+writes RESULTS_DIR/bench.json, RESULTS_DIR/README.md (the whole report) and
+the PNG plots (gnuplot), and, given README, replaces its text between the
+markers "<!-- bench:headline:begin -->" and "<!-- bench:headline:end -->"
+with a few figures of the run.
 Targets are reported as measured, met or missed by how much; nothing here
 decides what to measure.
 """
@@ -637,6 +638,35 @@ plot for [i=0:{len(HDD_WORKLOADS) - 1}] "{d}/hdd-p99.dat" index i using 3:4:5:xt
     subprocess.run(["gnuplot"], input=gp, text=True, check=True)
 
 
+def headline(data):
+    """The README's few figures, each from this run where it measured it."""
+    by = {t["target"]: t["measured"] for t in data["targets"]}
+    lines = []
+    x = by.get("hdd randread: deadline-rb / mq-deadline")
+    if x is not None:
+        none = by.get("hdd randread: deadline-rb / none")
+        lines.append("- A seek-modelled 7200 rpm disk, 4 KiB random reads at queue depth 32: "
+                     f"{x:.2f}x mq-deadline's throughput" +
+                     (f" ({none:.2f}x none's)." if none is not None else "."))
+    x = by.get("randread IOPS, deadline-rb / mq-deadline (median of per-round ratios)")
+    if x is not None:
+        lines.append(f"- Fast null_blk, 4 KiB random reads at QD32: {x:.2f}x mq-deadline's "
+                     "IOPS, so the sorting costs " +
+                     ("no more CPU per I/O than mq-deadline's." if x >= 0.995 else
+                      f"{100 * (1 / x - 1):.1f}% more CPU per I/O than mq-deadline's."))
+    x = by.get("prio readflood: deadline-rb RT p99 / BE p99")
+    if x is not None:
+        lines.append("- A real-time reader under a best-effort read flood: its p99 is "
+                     f"{100 * x:.1f}% of a best-effort reader's.")
+    at = {e["depth"]: e for e in data["engine"]}
+    if 4096 in at:
+        r, lst = (at[4096][v]["instructions_per_request"] for v in ("rbtree", "list"))
+        lines.append(f"- Inserting into a queue of 4,096 requests: {r:,.0f} instructions, "
+                     f"against {lst:,.0f} for the 2002 list scan it replaced.")
+    return "\n".join(lines) + (f"\n\n({data['meta']['date']}; `make bench` rewrites "
+                               "these lines.)")
+
+
 def main():
     out = sys.argv[1]
     readme = sys.argv[2] if len(sys.argv) > 2 else None
@@ -674,18 +704,14 @@ def main():
     plots(data, out)
     if readme:
         text = open(readme).read()
-        b, e = "<!-- bench:begin -->", "<!-- bench:end -->"
+        b, e = "<!-- bench:headline:begin -->", "<!-- bench:headline:end -->"
         if b in text and e in text:
-            rel = os.path.relpath(out, os.path.dirname(os.path.abspath(readme)))
-            new = (f"{b}\n{md}\n![engine scaling]({rel}/engine.png)\n"
-                   f"![schedulers]({rel}/sched-iops.png)\n"
-                   f"![policy]({rel}/policy.png)\n" +
-                   (f"![seek-modelled disk]({rel}/hdd.png)\n"
-                    f"![seek-modelled disk, read p99]({rel}/hdd-p99.png)\n"
-                    if data.get("hdd") else "") +
-                   e)
+            new = f"{b}\n{headline(data)}\n{e}"
             text = text[:text.index(b)] + new + text[text.index(e) + len(e):]
             open(readme, "w").write(text)
+        else:
+            print(f"bench: {readme} has no {b} ... {e}: its figures are not rewritten",
+                  file=sys.stderr)
     for t in data["targets"]:
         print(f"bench: {t['target']}: {t['measured']} (goal {t['goal']}): {t['detail']}")
     if failed:

@@ -3,7 +3,7 @@
 #
 # make bench: the engine on the host, then every scheduler in one guest boot,
 # then the report.  Results (JSON, markdown, PNG) go to results/ (or
-# $BENCH_OUT) and the summary into README.md's Performance section.
+# $BENCH_OUT) and its headline figures into README.md.
 #
 # The guest is clocked by its instructions (VM_ICOUNT=2: one CPU, 4 ns per
 # guest instruction, see tests/vm), so that what the host's load does to

@@ -249,6 +249,12 @@ ok $? "show: a header with one column per tunable, in sysfs's order, and a line 
 grep -qE '^vda +deadline-rb +500 +5000 +2 +32 +16 +10 +1 +256 +10000$' "$tmp/out" &&
 	grep -qE '^sda +mq-deadline *$' "$tmp/out" && grep -qE '^nvme0n1 +none *$' "$tmp/out"
 ok $? "show: schedulers, and tunables for deadline-rb devices only"
+# the README's walk-through shows what dlctl show prints: every column
+sample=$(sed -n '/^    # dlctl show /,/^    # /p' "$top/README.md" | sed '1d;$d')
+[ "$(head -1 <<<"$sample" | tr -s ' ' | sed 's/^ //')" = "$(head -1 "$tmp/out" | tr -s ' ')" ] &&
+	[ "$(awk '{ print NF }' <<<"$sample" | sort -u)" = "$(head -1 "$tmp/out" | awk '{ print NF }')" ] &&
+	[ "$(grep -c . <<<"$sample")" -ge 2 ]
+ok $? "README.md's 'dlctl show' sample: dlctl show's header, and a value under each column"
 dl show --json
 json_ok && python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))["blockdevices"]
