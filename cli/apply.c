@@ -250,7 +250,7 @@ int cmd_apply(struct ctl *c, int argc, char **argv)
 		size_t n;
 
 		if (conf_for_disk(&cf, disk, &set, &n)) {
-			ret = ret ? ret : 1;
+			ret = 1;
 			break;
 		}
 		if (n && !offers_elevators(disk)) {
@@ -277,8 +277,8 @@ int cmd_apply(struct ctl *c, int argc, char **argv)
 		}
 		r = n ? apply_disk(c, disk, set, n, c->dry_run) : 0;
 		free(set);
-		if (r && !ret)
-			ret = 1;
+		if (r)
+			ret = 1;	/* a disk refused: a failure, above a bad file's 2 */
 		if (r < 0) {
 			warnx_("%s: could not be put back as it was", disk);
 			ret = 1;
@@ -291,17 +291,39 @@ int cmd_apply(struct ctl *c, int argc, char **argv)
 	return ret;
 }
 
-/* The by-id name a disk is best kept by: wwn-, else the first; NULL if none. */
+/*
+ * Can @id be a section's glob?  Not with a blank or a control byte (udev
+ * writes \x20; another rule's link might not), which a section refuses.
+ */
+static bool id_savable(const char *id)
+{
+	for (; *id; id++)
+		if ((unsigned char)*id <= ' ' || *id == 0x7f)
+			return false;
+	return true;
+}
+
+/*
+ * The by-id name a disk is best kept by: wwn-, else the first; NULL if it
+ * has none a section can hold.
+ */
 static char *best_id(const char *disk)
 {
 	char **ids, *best = NULL;
-	size_t n, i;
+	size_t n, i, first = SIZE_MAX;
 
 	if (disk_ids(disk, &ids, &n) || !n)
 		return NULL;
-	for (i = 0; i < n && strncmp(ids[i], "wwn-", 4); i++)
-		;
-	best = strdup(ids[i < n ? i : 0]);
+	for (i = 0; i < n; i++) {
+		if (!id_savable(ids[i]))
+			continue;
+		if (first == SIZE_MAX)
+			first = i;
+		if (strncmp(ids[i], "wwn-", 4) == 0)
+			break;
+	}
+	if (i < n || first < n)
+		best = strdup(ids[i < n ? i : first]);
 	free_names(ids, n);
 	return best;
 }

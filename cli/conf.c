@@ -89,6 +89,8 @@ static struct conf_setting *add_setting(struct conf_section *sec, size_t pos, co
 	return s;
 }
 
+static const char section_shape[] = "a section is [kind] or [kind glob], alone on its line";
+
 /*
  * "[kind glob]", trimmed: the section, or why not.  The header ends at
  * the line's last ']', so that a glob's bracket expression (sd[ab]) is
@@ -96,11 +98,11 @@ static struct conf_setting *add_setting(struct conf_section *sec, size_t pos, co
  */
 static const char *parse_section(char *s, struct conf_section *sec)
 {
-	size_t len = strlen(s), k;
+	size_t len = strlen(s), k, n;
 	char *arg;
 
 	if (len < 2 || s[len - 1] != ']')
-		return "a section is [kind] or [kind glob], alone on its line";
+		return section_shape;
 	s[len - 1] = '\0';
 	s = trim(s + 1);
 	arg = s + strcspn(s, " \t");
@@ -119,6 +121,11 @@ static const char *parse_section(char *s, struct conf_section *sec)
 			       "[id] needs a glob of /dev/disk/by-id/ names";
 		if (strchr(arg, '/') || strcspn(arg, " \t") != strlen(arg))
 			return "a glob is one word, without '/'";
+		for (n = 0; n < strlen(arg) && arg[strlen(arg) - 1 - n] == '\\'; n++)
+			;
+		if (n % 2)
+			return "a glob ends in a lone backslash, which matches nothing "
+			       "(a backslash itself is written \\\\)";
 		sec->glob = strdup(arg);
 		if (!sec->glob)
 			return strerror(ENOMEM);
@@ -129,13 +136,30 @@ static const char *parse_section(char *s, struct conf_section *sec)
 }
 
 /*
- * @path opened for reading; or NULL, with *@why 0 for /dev/null, which a
- * symbolic link to hides a file of its name as in sysctl.d(5) and reads
- * as empty, 1 for no file to read (a directory; anything but a regular
- * file in the standard places, @listed), -1 for one that cannot be
- * opened, and the reason in @buf.  A listed file is never opened
- * blocking: a FIFO named *.conf must not hang the boot's apply.  A file
- * named with --config may be a pipe (--config <(...)).
+ * What a file of @st is to read: 0 /dev/null, which a symbolic link to
+ * hides a file of its name as in sysctl.d(5) and reads as empty; 1 no
+ * file to read (a directory; anything but a regular file in the standard
+ * places, @listed), the reason in @buf; 2 a file to read.
+ */
+static int file_kind(const struct stat *st, bool listed, char *buf, size_t size)
+{
+	if (S_ISCHR(st->st_mode) && st->st_rdev == makedev(1, 3))
+		return 0;
+	if (S_ISDIR(st->st_mode) || (listed && !S_ISREG(st->st_mode))) {
+		snprintf(buf, size, "%s", S_ISDIR(st->st_mode) ? "a directory, not a file" :
+			 "not a regular file (a FIFO, a socket or a device)");
+		return 1;
+	}
+	return 2;
+}
+
+/*
+ * @path opened for reading; or NULL, with *@why 0 or 1 as file_kind()
+ * says, or -1 for a file that cannot be opened, and the reason in @buf.
+ * What is not to be read is never opened (a FIFO would wait, a device
+ * might act), and a listed file is opened without blocking, then looked
+ * at again: it may have been replaced.  A file named with --config may be
+ * a pipe (--config <(...)).
  */
 static FILE *open_conf(const char *path, bool listed, int *why, char *buf, size_t size)
 {
@@ -143,7 +167,6 @@ static FILE *open_conf(const char *path, bool listed, int *why, char *buf, size_
 	FILE *f;
 	int fd;
 
-	*why = -1;
 	if (stat(path, &st)) {
 		int err = errno;
 
@@ -151,29 +174,25 @@ static FILE *open_conf(const char *path, bool listed, int *why, char *buf, size_
 			snprintf(buf, size, "a dangling symbolic link");
 		else
 			snprintf(buf, size, "%s", strerror(err));
+		*why = -1;
 		return NULL;
 	}
-	if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)) {
-		*why = 0;
+	*why = file_kind(&st, listed, buf, size);
+	if (*why != 2)
 		return NULL;
-	}
-	if (S_ISDIR(st.st_mode) || (listed && !S_ISREG(st.st_mode))) {
-		snprintf(buf, size, "%s", S_ISDIR(st.st_mode) ? "a directory, not a file" :
-			 "not a regular file (a FIFO, a socket or a device)");
-		*why = 1;
-		return NULL;
-	}
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (listed ? O_NONBLOCK : 0));
-	if (fd >= 0 && listed && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
-		close(fd);	/* replaced since the stat */
-		snprintf(buf, size, "not a regular file (a FIFO, a socket or a device)");
-		*why = 1;
-		return NULL;
+	if (fd >= 0 && fstat(fd, &st) == 0) {
+		*why = file_kind(&st, listed, buf, size);
+		if (*why != 2) {
+			close(fd);
+			return NULL;
+		}
 	}
 	if (fd < 0 || !(f = fdopen(fd, "r"))) {
 		snprintf(buf, size, "%s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		*why = -1;
 		return NULL;
 	}
 	return f;
@@ -193,6 +212,31 @@ static size_t content_len(const char *line)
 	return i;
 }
 
+#define LINE_MAX_LEN	4096	/* a line, its newline included */
+
+/*
+ * The next line of @f into @buf, its newline kept, and its length, which a
+ * NUL byte makes other than strlen()'s, in *@len: 1, 0 at the end of the
+ * file, -1 for a line that does not fit (--config /dev/zero must not eat
+ * the memory).
+ */
+static int next_line(FILE *f, char *buf, size_t size, size_t *len)
+{
+	size_t n = 0;
+	int ch;
+
+	while ((ch = getc(f)) != EOF) {
+		if (n == size - 1)
+			return -1;
+		buf[n++] = (char)ch;
+		if (ch == '\n')
+			break;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return n > 0;
+}
+
 /*
  * One file into @cf's sections.  Returns 0, 1 when the file has an error
  * or is not one to read (reported, and @cf left as it was), -1 when a file
@@ -203,13 +247,12 @@ static int read_file(struct conf *cf, const char *path, bool listed)
 	struct conf_section *secs = NULL, *cur = NULL;
 	size_t nsecs = 0, cap = 0, i;
 	unsigned int lineno = 0;
-	char *line = NULL, *name;
+	char line[LINE_MAX_LEN], *name;
 	const char *why = NULL;
-	size_t len = 0;
 	char msg[512];
-	ssize_t got;
+	size_t len;
 	FILE *f;
-	int ret = 0;
+	int ret = 0, got;
 
 	/* in the standard places, one that cannot be opened is skipped too */
 	f = open_conf(path, listed, &ret, msg, sizeof(msg));
@@ -229,13 +272,18 @@ static int read_file(struct conf *cf, const char *path, bool listed)
 		fclose(f);
 		return -1;
 	}
-	while (!why && (got = getline(&line, &len, f)) != -1) {
+	while (!why && (got = next_line(f, line, sizeof(line), &len)) != 0) {
 		char *s, *eq, *key, *val;
 		const struct param *p;
 		uint32_t num = 0;
+		bool cut;
 
 		lineno++;
-		if ((size_t)got != strlen(line)) {
+		if (got < 0) {
+			why = "a line longer than 4095 bytes";
+			break;
+		}
+		if (len != strlen(line)) {
 			why = "a NUL byte in the line";
 			break;
 		}
@@ -243,6 +291,7 @@ static int read_file(struct conf *cf, const char *path, bool listed)
 			why = "a byte order mark (U+FEFF) at the start; save the file without one";
 			break;
 		}
+		cut = line[content_len(line)] == '#';
 		line[content_len(line)] = '\0';
 		s = trim(line);
 		if (!*s)
@@ -264,6 +313,9 @@ static int read_file(struct conf *cf, const char *path, bool listed)
 			cur->file = name;
 			cur->line = lineno;
 			why = parse_section(s, cur);
+			if (why == section_shape && cut)
+				why = "a section is [kind] or [kind glob], alone on its line "
+				      "(a '#' in a glob is written \\#)";
 			continue;
 		}
 		eq = strchr(s, '=');
@@ -300,7 +352,6 @@ static int read_file(struct conf *cf, const char *path, bool listed)
 	if (!why && ferror(f))
 		why = strerror(errno ? errno : EIO);
 	fclose(f);
-	free(line);
 
 	/* a section that sets tunables runs deadline-rb unless it says */
 	for (i = 0; !why && i < nsecs; i++) {
@@ -441,6 +492,9 @@ int conf_read(struct conf *cf, const char *const *files, size_t nr_files)
 	if (ret >= 0 && lstat(path, &st) == 0) {
 		r = read_file(cf, path, true);
 		ret = r < 0 ? -1 : ret + r;
+	} else if (ret >= 0 && errno != ENOENT) {
+		warnx_("%s: %s; nothing from this file is applied", path, strerror(errno));
+		ret++;
 	}
 	for (i = 0; i < n; i++)
 		free(paths[i]);

@@ -89,6 +89,7 @@ static void usage(const struct command *cmd)
 		      "Options:\n"
 		      " -d, --device <dev>     act on this device (vda, vda1, /dev/disk/by-id/...);\n"
 		      "                        repeatable; default: every device running deadline-rb\n"
+		      "                        (show: every device; apply: every disk configured)\n"
 		      " -J, --json             JSON output (show, get, stats, profile)\n"
 		      " -o, --output <list>    the columns to show (+<list> adds to the default)\n"
 		      " -n, --noheadings       no header line\n"
@@ -419,7 +420,8 @@ int main(int argc, char **argv)
 		outlen = 0;
 out:
 	if (flush_stdout()) {
-		if (!ret && c.changed) {
+		/* apply's report is written whatever its status: so is the undo */
+		if (c.changed && (!ret || c.partial)) {
 			change_undo(c.changes, c.nr_changes);
 			warnx_("the output could not be written, so the change was undone");
 		}

@@ -56,11 +56,12 @@ static int read_param(const char *dev, const struct param *p, char *buf, size_t 
 }
 
 /*
- * @val as a cell of @p's column: a number (a boolean: 0 or 1), or NULL,
- * shown as null in JSON, with a message, for anything else a kernel or a
- * copy of /sys might hold; JSON takes a number column's cell as it is.
+ * @val as a cell of @p's column, in @val: a number as JSON writes one (no
+ * leading zero), a boolean 0 or 1; or NULL, shown as null in JSON, with a
+ * message, for anything else a kernel or a copy of /sys might hold.  JSON
+ * takes a number column's cell as it is.
  */
-static const char *num_cell(const char *dev, const struct param *p, const char *val)
+static const char *num_cell(const char *dev, const struct param *p, char *val, size_t size)
 {
 	uint64_t v;
 
@@ -70,6 +71,8 @@ static const char *num_cell(const char *dev, const struct param *p, const char *
 		       p->unit == UNIT_BOOL ? "0 or 1" : "a number");
 		return NULL;
 	}
+	if (p->unit != UNIT_BOOL)
+		snprintf(val, size, "%" PRIu64, v);
 	return val;
 }
 
@@ -175,7 +178,7 @@ int cmd_show(struct ctl *c, int argc, char **argv)
 			goto out;
 		for (k = 0; !r && strcmp(sched, SCHED) == 0 && k < nr_params; k++)
 			if (out_cell(t, k + 2, read_param(disks[i], ps[k], val, sizeof(val)) ?
-				     NULL : num_cell(disks[i], ps[k], val)))
+				     NULL : num_cell(disks[i], ps[k], val, sizeof(val))))
 				goto out;
 	}
 	ret = out_print(t, c->out_f) ? 1 : 0;
@@ -226,7 +229,7 @@ int cmd_get(struct ctl *c, int argc, char **argv)
 		for (k = 0; k < (size_t)argc; k++) {
 			if (read_param(dev, ps[k], val, sizeof(val)))
 				goto out;
-			if (t ? out_cell(t, k + 1, num_cell(dev, ps[k], val)) :
+			if (t ? out_cell(t, k + 1, num_cell(dev, ps[k], val, sizeof(val))) :
 				fprintf(c->out_f, "%s.%s = %s\n", dev, ps[k]->name, val) < 0)
 				goto out;
 		}

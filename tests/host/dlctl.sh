@@ -318,6 +318,11 @@ assert d == [{"name": "nullb0", "fifo_batch": None, "read_expire": 500},
              {"name": "vda", "fifo_batch": 32, "read_expire": None}]' \
 	"$tmp/out" 2>>"$tmp/err" && [ $st -eq 0 ] && [ "$(grep -c 'not a number' "$tmp/err")" -eq 2 ]
 ok $? "get -J: the same, null and a message for each"
+echo 032 >"$R/block/vda/queue/iosched/fifo_batch"
+dl show -J -d vda
+json_ok && python3 -c 'import json,sys
+assert json.load(open(sys.argv[1]))["blockdevices"][0]["fifo_batch"] == 32' "$tmp/out" 2>>"$tmp/err"
+ok $? "show -J of a tunable reading 032: 32, valid JSON (no leading zero)"
 mkfake "$R"
 
 # --- get ---
@@ -1257,6 +1262,14 @@ bad "a scheduler name that is none" '[name vda]\nscheduler = dead line\n' 2 "not
 bad "a NUL byte" '[name vda]\nread_expire = 250\0\n' 2 "a NUL byte"
 bad "a byte order mark" '\xef\xbb\xbf[name vda]\nread_expire = 250\n' 1 "a byte order mark"
 bad "a section with text after it" '[name vda] x\nread_expire = 250\n' 1 "a section is"
+bad "a glob ending in a lone backslash" '[name vda\\]\nread_expire = 250\n' 1 "lone backslash"
+bad "a '#' in a bracket expression" '[name vd[a#]]\nread_expire = 250\n' 1 "a '#' in a glob is written \\#"
+bad "a line of 5000 bytes" "[name vda]\\nread_expire = 250$(printf '%4990s' '')\\n" 2 "a line longer than 4095 bytes"
+fresh
+timeout 60 "${DLCTL[@]}" --sysfs-root "$R" apply --config /dev/zero >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st -eq 2 ] && grep -q "/dev/zero:1: a line longer than 4095 bytes" "$tmp/err"
+ok $? "--config /dev/zero: a line too long, at once (not all the memory), exit 2"
 
 # an entry of dlctl.d that is no file to read: FILE: why (no line), one
 # line, skipped; the rest applies, exit 2.  Never opened to wait on (a
@@ -1303,6 +1316,20 @@ dl apply --config "$tmp/a.conf"
 [ $st -eq 2 ] && [ "$(cat "$tmp/err")" = "dlctl: $tmp/a.conf: a directory, not a file; nothing from this file is applied" ]
 ok $? "--config of a directory: named without a line 0, exit 2"
 rmdir "$tmp/a.conf"
+# apply's report is printed whatever its status: one that cannot be
+# written undoes the changes, with a bad file's exit 2 too
+fresh
+conf etc/dlctl.d/40-good.conf <<<$'[name nullb0]\nfifo_batch = 7'
+ln -s nowhere.conf "$C/etc/dlctl.d/30-bad.conf"
+"${DLCTL[${#DLCTL[@]}-1]}" --sysfs-root "$R" apply >&- 2>"$tmp/err"
+st=$?
+[ $st -eq 1 ] && [ "$(val nullb0 fifo_batch)" = 32 ] && grep -q 'the change was undone' "$tmp/err"
+ok $? "apply >&- beside a broken file: what it applied is undone, exit 1"
+# a refused disk is a failure, above a broken file's 2
+conf etc/dlctl.conf <<<$'[name sda]\nfifo_batch = 8\nseek_cost = 9'
+DLCTL_TEST_FAIL_WRITE=block/sda/queue/iosched/seek_cost dl apply
+[ $st -eq 1 ] && [ "$(val nullb0 fifo_batch)" = 7 ] && [ "$(active sda)" = mq-deadline ]
+ok $? "a broken file and a refused disk: exit 1, the other disks applied"
 
 # glob(7)'s bracket expressions in a section header; '#' escaped
 fresh
@@ -1415,6 +1442,17 @@ fresh
 dl apply --config "$tmp/saved.conf"
 [ $st -eq 0 ] && [ ! -s "$tmp/err" ] && [ "$(snap)" = "$saved" ] && [ "$(active sda)" = mq-deadline ]
 ok $? "... and apply reads it back: each disk as saved, sda (names the unescaped globs match) left alone"
+# a name a section cannot hold (a blank: another rule's link, not udev's
+# \x20) is passed over for the next, or the kernel name
+rm -f "$B"/*
+ln -s ../../vda "$B/my disk"
+dl -d vda save
+[ $st -eq 0 ] && grep -qx '\[name vda\]' "$tmp/out" && ! grep -q 'my disk' "$tmp/out"
+ok $? "save: a by-id name with a blank is passed over: [name vda]"
+ln -s ../../vda "$B/zz-disk"
+dl -d vda save
+[ $st -eq 0 ] && grep -qx '\[id zz-disk\]' "$tmp/out"
+ok $? "... for the next by-id name where there is one"
 rm -rf "$B" && mv "$B.keep" "$B"
 
 # save never writes what apply would refuse
