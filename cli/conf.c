@@ -121,9 +121,9 @@ static const char *parse_section(char *s, struct conf_section *sec)
 			       "[id] needs a glob of /dev/disk/by-id/ names";
 		if (strchr(arg, '/') || strcspn(arg, " \t") != strlen(arg))
 			return "a glob is one word, without '/'";
-		for (n = 0; n < strlen(arg) && arg[strlen(arg) - 1 - n] == '\\'; n++)
+		for (n = strlen(arg); n && arg[n - 1] == '\\'; n--)
 			;
-		if (n % 2)
+		if ((strlen(arg) - n) % 2)
 			return "a glob ends in a lone backslash, which matches nothing "
 			       "(a backslash itself is written \\\\)";
 		sec->glob = strdup(arg);

@@ -12,11 +12,21 @@
 #include "dlctl.h"
 #include "sysfs.h"
 
+/* @p's column name, its name in upper case: FIFO_BATCH. */
+static void param_col_name(const struct param *p, char *name, size_t size)
+{
+	size_t j;
+
+	for (j = 0; p->name[j] && j < size - 1; j++)
+		name[j] = (char)toupper((unsigned char)p->name[j]);
+	name[j] = '\0';
+}
+
 /* NAME, SCHED, then one column per tunable (all of them, or @ps). */
 static struct col *tunable_cols(const struct param *const *ps, size_t n, bool sched)
 {
 	struct col *cols = calloc(n + 2, sizeof(*cols));
-	size_t i, k = 0, j;
+	size_t i, k = 0;
 
 	if (!cols) {
 		warnx_("%s", strerror(ENOMEM));
@@ -26,8 +36,7 @@ static struct col *tunable_cols(const struct param *const *ps, size_t n, bool sc
 	if (sched)
 		cols[k++] = (struct col){ .name = "SCHED", .def = true };
 	for (i = 0; i < n; i++, k++) {
-		for (j = 0; ps[i]->name[j] && j < sizeof(cols[k].name) - 1; j++)
-			cols[k].name[j] = (char)toupper((unsigned char)ps[i]->name[j]);
+		param_col_name(ps[i], cols[k].name, sizeof(cols[k].name));
 		cols[k].type = ps[i]->unit == UNIT_BOOL ? COL_BOOL : COL_NUM;
 		cols[k].def = true;
 		cols[k].right = true;
@@ -79,7 +88,6 @@ static const char *num_cell(const char *dev, const struct param *p, char *val, s
 bool show_column(size_t i, char *name, size_t size, const char **type, const char **desc)
 {
 	const struct param *p = i >= 2 && i < nr_params + 2 ? &params[i - 2] : NULL;
-	size_t j;
 
 	if (i == 0 || i == 1) {
 		snprintf(name, size, "%s", i ? "SCHED" : "NAME");
@@ -89,9 +97,7 @@ bool show_column(size_t i, char *name, size_t size, const char **type, const cha
 	}
 	if (!p)
 		return false;
-	for (j = 0; p->name[j] && j < size - 1; j++)
-		name[j] = (char)toupper((unsigned char)p->name[j]);
-	name[j] = '\0';
+	param_col_name(p, name, size);
 	*type = p->unit == UNIT_BOOL ? "boolean" : "number";
 	*desc = p->desc;
 	return true;

@@ -1321,7 +1321,7 @@ rmdir "$tmp/a.conf"
 fresh
 conf etc/dlctl.d/40-good.conf <<<$'[name nullb0]\nfifo_batch = 7'
 ln -s nowhere.conf "$C/etc/dlctl.d/30-bad.conf"
-"${DLCTL[${#DLCTL[@]}-1]}" --sysfs-root "$R" apply >&- 2>"$tmp/err"
+"$bare" --sysfs-root "$R" apply >&- 2>"$tmp/err"
 st=$?
 [ $st -eq 1 ] && [ "$(val nullb0 fifo_batch)" = 32 ] && grep -q 'the change was undone' "$tmp/err"
 ok $? "apply >&- beside a broken file: what it applied is undone, exit 1"
