@@ -14,7 +14,7 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 2
 logdir=$top/build/logs/check-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$logdir"
 passed=0
@@ -44,16 +44,26 @@ count_tap() {
 	printf '%-28s %3d passed, %d failed  (%d s)\n' "$name" "$p" "$f" "$((SECONDS - t0))"
 }
 
-# A host tier: a command that prints TAP.
-host_tier() {
-	local name=$1 status
+# A host tier: a command that prints TAP.  host_run runs it (in the host
+# lane, beside the guests), host_count adds its results to the totals.
+host_run() {
+	local name=$1 t=$SECONDS
 	shift
-	echo "== $name"
-	t0=$SECONDS
 	"$@" >"$logdir/$name.tap" 2>"$logdir/$name.err"
-	status=$?
+	put_status "$name" "$?" "$((SECONDS - t))"
+}
+host_count() {
+	local name=$1 status secs
+	read -r status secs <"$logdir/$name.status"
+	t0=$((SECONDS - secs))
 	count_tap "$name" "$logdir/$name.tap" "$status"
 	[ "$status" -eq 0 ] || sed 's/^/  | /' "$logdir/$name.err" | tail -n 20
+}
+# put_status NAME STATUS SECONDS: a job's end, written in one rename so
+# that the main shell, polling for it, never reads half of it
+put_status() {
+	echo "$2 $3" >"$logdir/$1.status.tmp"
+	mv "$logdir/$1.status.tmp" "$logdir/$1.status"
 }
 
 # A guest tier: a script run through tests/vm in the $kernel guest, our
@@ -64,22 +74,34 @@ guest_tier() {
 	echo "== $name ($(guest_kind "$kernel"))"
 	guest_run "$name" "$kernel" "$@"
 	guest_count "$name"
+	drain
 }
 guest_kind() {
 	case $1 in debian-*) printf 'stock guest' ;; *) printf 'debug guest' ;; esac
 	printf '%s' "${VM_ICOUNT:+, instruction-clocked}"
 }
 # guest_run NAME KERNEL SCRIPT: the boot alone; its status and time go
-# to NAME.status, for guest_count
+# to NAME.status, for guest_count.  A boot of Debian's kernel prepares
+# its kernel, module and initramfs in place, so boots of those kernels
+# (and dkms-deb, which prepares one too) take turns, whatever lane they
+# run in.
 guest_run() {
-	local name=$1 k=$2 flavour=--debug t=$SECONDS
+	local name=$1 k=$2 flavour=--debug t=$SECONDS lock status
 	shift 2
-	case $k in debian-*) flavour= ;; esac
 	mkdir -p "$logdir/$k"
+	case $k in
+	debian-*)
+		flavour=
+		exec {lock}>"$logdir/.stock.lock"
+		flock "$lock"
+		;;
+	esac
 	# shellcheck disable=SC2086
 	VM_LOGDIR=$logdir/$name tests/vm run --kernel "$k" $flavour -q "$@" \
 		>"$logdir/$name.out" 2>&1
-	echo "$? $((SECONDS - t))" >"$logdir/$name.status"
+	status=$?
+	[ -z "${lock:-}" ] || exec {lock}>&-
+	put_status "$name" "$status" "$((SECONDS - t))"
 }
 guest_count() {
 	local name=$1 status secs
@@ -96,31 +118,46 @@ guest_count() {
 }
 
 # The timed tiers, on the instruction-clocked guest: one host thread each,
-# and immune to the host's load, so they run two at a time, but never two
-# on Debian's kernels (each boot prepares its kernel and initramfs, and
-# the preparations share a cache).  Longest first; each is counted as it
-# ends.
-# timed_tiers "KERNEL TIER SCRIPT"...
-timed_tiers() {
-	local pending=("$@") i k t sc pid stock=0
-	local -A job=()
-	while [ ${#pending[@]} -gt 0 ] || [ ${#job[@]} -gt 0 ]; do
-		# start what fits: two at a time, one of them on a stock kernel
-		for i in "${!pending[@]}"; do
-			[ ${#job[@]} -lt 2 ] || break
-			read -r k t sc <<<"${pending[$i]}"
-			case $k in debian-*) [ $stock -eq 0 ] || continue; stock=1 ;; esac
-			echo "== $k/$t ($(guest_kind "$k"), instruction-clocked, two at a time)"
-			VM_ICOUNT=$icount guest_run "$k/$t" "$k" "$sc" &
-			job[$!]="$k/$t"
-			unset "pending[$i]"
-		done
-		pending=("${pending[@]}")
-		wait -n -p pid "${!job[@]}"
-		guest_count "${job[$pid]}"
-		timed_counted=$((timed_counted + 1))
-		case ${job[$pid]} in debian-*) stock=0 ;; esac
-		unset "job[$pid]"
+# and immune to the host's load.  So they need not wait for a quiet host:
+# a timed lane takes them one at a time, longest first, from the start,
+# and the host lane and the guest tiers' lane each become one more when
+# their own work is done.  A lane claims a tier by creating its claim
+# directory, which only one can do.
+timed_lane() {
+	local i k t sc
+	for i in "${!timed[@]}"; do
+		mkdir "$logdir/.claim-$i" 2>/dev/null || continue
+		read -r k t sc <<<"${timed[$i]}"
+		VM_ICOUNT=$icount guest_run "$k/$t" "$k" "$sc"
+	done
+}
+
+# Results are counted in the main shell, in the order the tiers were
+# listed, as they come in: drain counts each finished job once.
+# drain [all]: with "all", every job is over and one without a status
+# failed to run
+declare -A counted=()
+drain() {
+	local n kind name held=
+	for n in "${!jobs[@]}"; do
+		read -r kind name <<<"${jobs[$n]}"
+		[ -z "${counted[$n]:-}" ] || continue
+		# host tiers in their order: none before the one still running
+		[ "$kind$held" != host1 ] || continue
+		if [ ! -f "$logdir/$name.status" ]; then
+			[ "$kind" != host ] || held=1
+			[ "${1:-}" = all ] || continue
+			echo "  $name: did not run to its end (no status)"
+			failed=$((failed + 1))
+			printf '%-28s %3d passed, %d failed\n' "$name" 0 1
+		elif [ "$kind" = host ]; then
+			echo "== $name"
+			host_count "$name"
+		else
+			echo "== $name ($(guest_kind "${name%%/*}"), instruction-clocked, beside the others)"
+			guest_count "$name"
+		fi
+		counted[$n]=1
 	done
 }
 
@@ -153,10 +190,11 @@ kunit_tier() {
 	failed=$((failed + f))
 	printf '%-28s %3d passed, %d failed  (%d s)\n' "$name" "$p" "$f" "$((SECONDS - t0))"
 	[ "$status" -eq 0 ] || grep '^tests/vm' "$logdir/$name.out" | sed 's/^/  | /'
+	drain
 }
 
 # The kernel series every guest tier runs on, each on its debug kernel.
-kernels=(${CHECK_KERNELS-6.1 6.12})
+read -ra kernels <<<"${CHECK_KERNELS-6.1 6.12}"
 # Tiers whose assertions are latencies or rates run on the
 # instruction-clocked guest (one CPU, guest time counted in guest
 # instructions), where the host's load cannot stretch them; tiers that
@@ -179,19 +217,8 @@ for kernel in "${kernels[@]}"; do
 	fi
 done
 
-# CHECK_HOST=0: the guest tiers alone (make check-stress)
-if [ "${CHECK_HOST:-1}" != 0 ]; then
-	STYLE_KERNELS="${kernels[*]}" host_tier style tests/host/style.sh
-	make -s --no-print-directory build/dlctl-asan build/dlctl-debug >/dev/null
-	host_tier dlctl-asan tests/host/dlctl.sh
-	DLCTL="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \
-		$top/build/dlctl-debug" host_tier dlctl-valgrind tests/host/dlctl.sh
-	host_tier dlctl-completion tests/host/completion.sh
-	host_tier vm-runner tests/host/vm-runner.sh
-	host_tier dkms-deb tests/host/dkms.sh
-fi
 # our kernels and their initramfs were built above: guests of one kernel
-# may now run side by side (the timed tiers)
+# may now run side by side, and boot what is built
 export VM_PREBUILT=1
 # tests/vm's limit for a boot is a hang detector on the wall clock, and a
 # busy host stretches every tier: beside make check-stress's CPU hog they
@@ -200,10 +227,78 @@ export VM_PREBUILT=1
 # every test, were cut at 600 s while the guest shut down.  Three times
 # the 600 s they overran: a hang still fails, later.
 export VM_TIMEOUT=${VM_TIMEOUT:-1800}
-timed_policy=() timed_prio=() timed_hdd=() timed_stock=()
+
+# The timed tiers, longest first (3.5, 3 and 2 minutes on a debug kernel;
+# sched-prio about 1.5 on Debian's).  The seek-modelled disk is the
+# bench's, on 6.1; style.sh builds it for 6.12.
+timed=()
+for kernel in "${kernels[@]}"; do timed+=("$kernel sched-policy tests/guest/sched-policy.sh"); done
+for kernel in "${kernels[@]}"; do timed+=("$kernel sched-prio tests/guest/sched-prio.sh"); done
 for kernel in "${kernels[@]}"; do
+	[ "$kernel" != 6.1 ] || timed+=("$kernel hdd-model tests/guest/hdd.sh")
+done
+for kernel in ${CHECK_STOCK_KERNELS-debian-6.1 debian-6.12}; do
+	timed+=("$kernel sched-prio tests/guest/sched-prio.sh")
+done
+
+# The host tiers, one after another in their own lane (CHECK_HOST=0: none,
+# for make check-stress).  They use one core, the guest tiers' lane about
+# one and a half of this host's two, and a timed lane one: the lanes
+# beside the guest tiers run at nice 10, so that the tiers that hunt
+# races, which set the check's length, are the ones slowed least.
+host_lane() {
+	local lock
+	STYLE_KERNELS="${kernels[*]}" host_run style tests/host/style.sh
+	make -s --no-print-directory build/dlctl-asan build/dlctl-debug >/dev/null
+	host_run dlctl-asan tests/host/dlctl.sh
+	DLCTL="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \
+		$top/build/dlctl-debug" host_run dlctl-valgrind tests/host/dlctl.sh
+	host_run dlctl-completion tests/host/completion.sh
+	host_run vm-runner tests/host/vm-runner.sh
+	# it prepares Debian's kernels, as their boots do (guest_run)
+	exec {lock}>"$logdir/.stock.lock"
+	flock "$lock"
+	host_run dkms-deb tests/host/dkms.sh
+	exec {lock}>&-
+}
+jobs=()
+if [ "${CHECK_HOST:-1}" != 0 ]; then
+	for t in style dlctl-asan dlctl-valgrind dlctl-completion vm-runner dkms-deb; do
+		jobs+=("host $t")
+	done
+fi
+for t in "${timed[@]}"; do
+	read -r kernel t _ <<<"$t"
+	jobs+=("timed $kernel/$t")
+done
+# A check cut short takes its lanes with it, guests and all.
+lanes=()
+kill_tree() {
+	local c
+	for c in $(pgrep -P "$1"); do kill_tree "$c"; done
+	kill "$1" 2>/dev/null
+}
+kill_lanes() {
+	local l
+	for l in "${lanes[@]}"; do kill_tree "$l"; done
+}
+trap kill_lanes EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+if [ "${CHECK_HOST:-1}" != 0 ]; then
+	(renice -n 10 -p $BASHPID >/dev/null; host_lane; timed_lane) &
+	lanes+=($!)
+fi
+if [ ${#timed[@]} -gt 0 ]; then
+	(renice -n 10 -p $BASHPID >/dev/null; timed_lane) &
+	lanes+=($!)
+fi
+
+# The guest tiers' lane, here in the main shell, counting the other
+# lanes' results as they come in.
+for kernel in "${kernels[@]}"; do
+	[ "${CHECK_SERIAL:-1}" != 0 ] || break
 	tier_start=$SECONDS
-	if [ "${CHECK_SERIAL:-1}" != 0 ]; then
 	guest_tier guest-lab tests/guest/lab.sh
 	kunit_tier kunit-engine tests/guest/kunit.sh
 	guest_tier sched-sysfs tests/guest/sched-sysfs.sh
@@ -212,12 +307,6 @@ for kernel in "${kernels[@]}"; do
 	guest_tier dlctl-guest tests/guest/dlctl.sh
 	guest_tier dlctl-profile tests/guest/profile.sh
 	echo "   $kernel guest tiers: $((SECONDS - tier_start)) s"
-	fi
-	# (longest first: 3.5, 3 and 2 minutes here)
-	timed_policy+=("$kernel sched-policy tests/guest/sched-policy.sh")
-	timed_prio+=("$kernel sched-prio tests/guest/sched-prio.sh")
-	# the seek-modelled disk is the bench's, on 6.1; style.sh builds it for 6.12
-	[ "$kernel" != 6.1 ] || timed_hdd+=("$kernel hdd-model tests/guest/hdd.sh")
 done
 
 # Debian's stock kernels, with deadline-rb built by DKMS: the tiers that
@@ -226,26 +315,21 @@ done
 # switch, removal with deadline-rb attached) sched-io covers on the debug
 # kernels.
 for kernel in ${CHECK_STOCK_KERNELS-debian-6.1 debian-6.12}; do
+	[ "${CHECK_SERIAL:-1}" != 0 ] || break
 	tier_start=$SECONDS
-	if [ "${CHECK_SERIAL:-1}" != 0 ]; then
 	guest_tier sched-sysfs tests/guest/sched-sysfs.sh
 	guest_tier sched-io tests/guest/sched-io.sh
 	guest_tier dlctl-guest tests/guest/dlctl.sh
 	guest_tier dlctl-udev tests/guest/udev.sh
 	echo "   $kernel guest tiers: $((SECONDS - tier_start)) s"
-	fi
-	timed_stock+=("$kernel sched-prio tests/guest/sched-prio.sh")
 done
 
+# then this lane, too, takes timed tiers, until the last is done
 tier_start=$SECONDS
-timed=("${timed_policy[@]}" "${timed_prio[@]}" "${timed_hdd[@]}" "${timed_stock[@]}")
-timed_counted=0
-[ ${#timed[@]} -eq 0 ] || timed_tiers "${timed[@]}"
-if [ "$timed_counted" -ne ${#timed[@]} ]; then
-	echo "  timed tiers: $timed_counted of ${#timed[@]} ran"
-	failed=$((failed + ${#timed[@]} - timed_counted))
-fi
-echo "   timed tiers: $((SECONDS - tier_start)) s"
+timed_lane
+wait "${lanes[@]}"
+drain all
+echo "   after the guest tiers: $((SECONDS - tier_start)) s"
 
 if [ $((passed + failed)) -eq 0 ]; then
 	echo "make check: no test ran (CHECK_KERNELS, CHECK_STOCK_KERNELS and CHECK_HOST chose none)"
