@@ -21,6 +21,12 @@ passed=0
 failed=0
 t0=$SECONDS		# when the running tier started
 
+# recap: pass a failure's lines through, and keep them for the summary
+# at the end, where a log that shows only its last lines (CI's) has them
+recap() {
+	tee -a "$logdir/failures"
+}
+
 # count_tap NAME FILE STATUS: add FILE's results to the totals
 count_tap() {
 	local name=$1 file=$2 status=$3 counts p f planned ran
@@ -31,12 +37,12 @@ count_tap() {
 		END { printf "%d %d %d\n", p, f, plan }' "$file")
 	read -r p f planned <<<"$counts"
 	ran=$((p + f))
-	grep '^not ok ' "$file" | sed "s|^|  $name: |"
+	grep '^not ok ' "$file" | sed "s|^|  $name: |" | recap
 	if [ "$planned" -ne "$ran" ]; then
-		echo "  $name: planned $planned tests, ran $ran"
+		echo "  $name: planned $planned tests, ran $ran" | recap
 		f=$((f + 1))
 	elif [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "  $name: exited with status $status although every test passed"
+		echo "  $name: exited with status $status although every test passed" | recap
 		f=$((f + 1))
 	fi
 	passed=$((passed + p))
@@ -57,7 +63,7 @@ host_count() {
 	read -r status secs <"$logdir/$name.status"
 	t0=$((SECONDS - secs))
 	count_tap "$name" "$logdir/$name.tap" "$status"
-	[ "$status" -eq 0 ] || sed 's/^/  | /' "$logdir/$name.err" | tail -n 20
+	[ "$status" -eq 0 ] || sed 's/^/  | /' "$logdir/$name.err" | tail -n 20 | recap
 }
 # put_status NAME STATUS SECONDS: a job's end, written in one rename so
 # that the main shell, polling for it, never reads half of it
@@ -110,11 +116,11 @@ guest_count() {
 	if [ -f "$logdir/$name/latest/output.log" ]; then
 		count_tap "$name" "$logdir/$name/latest/output.log" "$status"
 	else
-		echo "  $name: no output from the guest (status $status)"
+		echo "  $name: no output from the guest (status $status)" | recap
 		failed=$((failed + 1))
 		printf '%-28s %3d passed, %d failed  (%d s)\n' "$name" 0 1 "$secs"
 	fi
-	[ "$status" -eq 0 ] || grep '^tests/vm' "$logdir/$name.out" | sed 's/^/  | /'
+	[ "$status" -eq 0 ] || grep '^tests/vm' "$logdir/$name.out" | sed 's/^/  | /' | recap
 }
 
 # The timed tiers, on the instruction-clocked guest: one host thread each,
@@ -147,7 +153,7 @@ drain() {
 		if [ ! -f "$logdir/$name.status" ]; then
 			[ "$kind" != host ] || held=1
 			[ "${1:-}" = all ] || continue
-			echo "  $name: did not run to its end (no status)"
+			echo "  $name: did not run to its end (no status)" | recap
 			failed=$((failed + 1))
 			printf '%-28s %3d passed, %d failed\n' "$name" 0 1
 		elif [ "$kind" = host ]; then
@@ -180,16 +186,16 @@ kunit_tier() {
 	p=$(echo "$summary" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
 	n=${n:-0}
 	p=${p:-0}
-	grep -E '\[(FAILED|CRASHED)\]' "$logdir/$name.parsed" | sed "s|^|  $name: |"
+	grep -E '\[(FAILED|CRASHED)\]' "$logdir/$name.parsed" | sed "s|^|  $name: |" | recap
 	f=$((n - p))
 	if [ "$n" -eq 0 ] || [ "$status" -ne 0 ]; then
-		echo "  $name: no KUnit results, or the guest run failed (status $status)"
+		echo "  $name: no KUnit results, or the guest run failed (status $status)" | recap
 		f=$((f + 1))
 	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
 	printf '%-28s %3d passed, %d failed  (%d s)\n' "$name" "$p" "$f" "$((SECONDS - t0))"
-	[ "$status" -eq 0 ] || grep '^tests/vm' "$logdir/$name.out" | sed 's/^/  | /'
+	[ "$status" -eq 0 ] || grep '^tests/vm' "$logdir/$name.out" | sed 's/^/  | /' | recap
 	drain
 }
 
@@ -334,6 +340,11 @@ echo "   after the guest tiers: $((SECONDS - tier_start)) s"
 if [ $((passed + failed)) -eq 0 ]; then
 	echo "make check: no test ran (CHECK_KERNELS, CHECK_STOCK_KERNELS and CHECK_HOST chose none)"
 	failed=1
+fi
+if [ -s "$logdir/failures" ]; then
+	n=$(wc -l <"$logdir/failures")
+	echo "what failed ($n lines; all of them in ${logdir#"$top"/}/failures):"
+	head -n 20 "$logdir/failures"
 fi
 echo "make check: $((SECONDS - start)) s, logs in ${logdir#"$top"/}"
 echo "$passed passed, $failed failed"
