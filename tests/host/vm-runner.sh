@@ -23,12 +23,14 @@ ok() {
 
 # guest NAME BODY [ARGS...]: run BODY as a guest script, leaving its status in
 # $status and the runner's stderr in $err; the runner's options in $gopts.
+# The limit for a boot is make check's (VM_TIMEOUT, 1800 s): this tier runs
+# at nice 10 beside two lanes of guests, where a boot can take minutes.
 gopts=()
 guest() {
 	local name=$1 body=$2
 	shift 2
 	printf '#!/bin/sh\n%s\n' "$body" >"$tmp/$name.sh"
-	"$vm" run $flavour -q --timeout "${TIMEOUT:-300}" "${gopts[@]}" "$tmp/$name.sh" "$@" \
+	"$vm" run $flavour -q --timeout "${TIMEOUT:-${VM_TIMEOUT:-1800}}" "${gopts[@]}" "$tmp/$name.sh" "$@" \
 		>"$tmp/$name.out" 2>"$tmp/$name.err"
 	status=$?
 	err=$(cat "$tmp/$name.err")
