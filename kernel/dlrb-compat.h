@@ -83,6 +83,19 @@ static inline bool dlrb_zone_write(struct request *rq)
 	return blk_req_needs_zone_write_lock(rq);
 }
 
+/*
+ * Is @bio a write that must reach its zone in order?  As dlrb_zone_write()
+ * for the request it would become, so that its merge lookups search the
+ * class that request would be queued in.
+ */
+static inline bool dlrb_zone_bio_write(struct bio *bio)
+{
+	struct gendisk *disk = bio->bi_bdev->bd_disk;
+
+	return bdev_op_is_zoned_write(disk->part0, bio_op(bio)) &&
+	       disk_zone_is_seq(disk, bio->bi_iter.bi_sector);
+}
+
 static inline void dlrb_zone_lock(struct request *rq)
 {
 	blk_req_zone_write_lock(rq);
@@ -104,6 +117,11 @@ static inline bool dlrb_zone_may_go(struct request *rq)
 }
 
 static inline bool dlrb_zone_write(struct request *rq)
+{
+	return false;
+}
+
+static inline bool dlrb_zone_bio_write(struct bio *bio)
 {
 	return false;
 }

@@ -146,19 +146,38 @@ static void dlrb_test_back_merge_lookup(struct kunit *test)
 
 	dlrb_add(e, b, false, 0);	/* not mergeable: never hashed */
 
-	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_BE, 1008), a);
-	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, 1000));
-	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, 5008));
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_BE, DLRB_WRITE, 1008), a);
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, DLRB_WRITE, 1000));
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, DLRB_WRITE, 5008));
 
 	/* a bio merged at the back: found by the new end, not the old */
 	a->__data_len += 8 << SECTOR_SHIFT;
 	dlrb_merged_back(e, a);
-	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_BE, 1016), a);
-	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, 1008));
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_BE, DLRB_WRITE, 1016), a);
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, DLRB_WRITE, 1008));
 
 	dlrb_remove(e, a);
-	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, 1016));
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, DLRB_WRITE, 1016));
 	dlrb_remove(e, b);
+	KUNIT_EXPECT_TRUE(test, dlrb_empty(e));
+}
+
+/*
+ * A write ending where a read bio starts, hashed after the read that ends
+ * there too, must not hide that read from the bio's back-merge lookup.
+ */
+static void dlrb_test_back_merge_by_direction(struct kunit *test)
+{
+	struct dlrb_engine *e = eng(test);
+	struct request *r = add(test, DLRB_READ, 2000, 8, 0);
+	struct request *w = add(test, DLRB_WRITE, 2000, 8, 0);
+
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_BE, DLRB_READ, 2008), r);
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_BE, DLRB_WRITE, 2008), w);
+	dlrb_remove(e, r);
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, DLRB_READ, 2008));
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_BE, DLRB_WRITE, 2008), w);
+	dlrb_remove(e, w);
 	KUNIT_EXPECT_TRUE(test, dlrb_empty(e));
 }
 
@@ -175,7 +194,7 @@ static void dlrb_test_requests_merged(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, list_first_entry(&e->prio[DLRB_BE].fifo[DLRB_READ],
 						   struct request, queuelist), rq);
 	KUNIT_EXPECT_NULL(test, dlrb_find_front(e, DLRB_BE, DLRB_READ, 8));
-	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_BE, 16), rq);
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_BE, DLRB_READ, 16), rq);
 	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].queued, 1U);
 	KUNIT_EXPECT_EQ(test, e->stats[DLRB_READ].merged_rq, 1ULL);
 }
@@ -508,7 +527,7 @@ static void dlrb_test_merged_before_queued(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->stats[DLRB_WRITE].merged_rq, 1ULL);
 	KUNIT_EXPECT_EQ(test, e->stats[DLRB_WRITE].queued, 1U);
 	KUNIT_EXPECT_EQ(test, e->stats[DLRB_WRITE].inserted, 1ULL);
-	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_BE, 16), rq);
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_BE, DLRB_WRITE, 16), rq);
 	KUNIT_EXPECT_PTR_EQ(test, dlrb_dispatch(e, 0), rq);
 	KUNIT_EXPECT_TRUE(test, dlrb_empty(e));
 }
@@ -632,12 +651,13 @@ static void dlrb_test_hash_resize_live(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, e->hash_shift, shifts[s]);
 		/* every live entry moved, and is found by its end sector */
 		for (i = 0; i < nr; i++)
-			found += dlrb_find_back(e, DLRB_BE, i * 64 + 8) == rqs[i];
+			found += dlrb_find_back(e, DLRB_BE, i % 2 ? DLRB_WRITE : DLRB_READ,
+						 i * 64 + 8) == rqs[i];
 		KUNIT_EXPECT_EQ_MSG(test, found, nr, "after resize to shift %u", shifts[s]);
 	}
-	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, (1 << 20) + 8));
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, DLRB_READ, (1 << 20) + 8));
 	KUNIT_EXPECT_EQ(test, drain(e, 0), nr + 1);
-	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, 8));
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, DLRB_READ, 8));
 }
 
 static void dlrb_test_counters(struct kunit *test)
@@ -914,21 +934,21 @@ static void dlrb_test_no_merge_across_classes(struct kunit *test)
 	struct request *idle = addc(test, DLRB_IDLE, DLRB_WRITE, 300, 8, 0);
 
 	/* one hash for every class: the same end sector, found by class */
-	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_RT, 108), rt);
-	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_BE, 108), be);
-	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_IDLE, 108));
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_RT, DLRB_READ, 108), rt);
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_BE, DLRB_READ, 108), be);
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_IDLE, DLRB_READ, 108));
 	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_front(e, DLRB_RT, DLRB_READ, 100), rt);
 	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_front(e, DLRB_BE, DLRB_READ, 100), be);
 	KUNIT_EXPECT_NULL(test, dlrb_find_front(e, DLRB_IDLE, DLRB_READ, 100));
-	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_IDLE, 308), idle);
-	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, 308));
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_IDLE, DLRB_WRITE, 308), idle);
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, DLRB_WRITE, 308));
 	KUNIT_EXPECT_NULL(test, dlrb_find_front(e, DLRB_RT, DLRB_WRITE, 300));
 
 	/* a merge counts for the class of the request merged into */
 	rt->__data_len += 8 << SECTOR_SHIFT;
 	dlrb_merged_back(e, rt);
-	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_RT, 116), rt);
-	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, 116));
+	KUNIT_EXPECT_PTR_EQ(test, dlrb_find_back(e, DLRB_RT, DLRB_READ, 116), rt);
+	KUNIT_EXPECT_NULL(test, dlrb_find_back(e, DLRB_BE, DLRB_READ, 116));
 	KUNIT_EXPECT_EQ(test, e->prio[DLRB_RT].stats[DLRB_READ].merged, 1ULL);
 	KUNIT_EXPECT_EQ(test, e->prio[DLRB_BE].stats[DLRB_READ].merged, 0ULL);
 	KUNIT_EXPECT_EQ(test, e->prio[DLRB_RT].stats[DLRB_READ].queued, 1U);
@@ -1033,6 +1053,7 @@ static struct kunit_case dlrb_engine_cases[] = {
 	KUNIT_CASE(dlrb_test_sector_order),
 	KUNIT_CASE(dlrb_test_front_merge_lookup),
 	KUNIT_CASE(dlrb_test_back_merge_lookup),
+	KUNIT_CASE(dlrb_test_back_merge_by_direction),
 	KUNIT_CASE(dlrb_test_requests_merged),
 	KUNIT_CASE(dlrb_test_expiry_picks_fifo_head),
 	KUNIT_CASE(dlrb_test_contiguous_cost),

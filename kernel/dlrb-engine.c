@@ -140,19 +140,22 @@ void dlrb_hash_del(struct request *rq)
 EXPORT_SYMBOL_IF_KUNIT(dlrb_hash_del);
 
 /*
- * A request of @cls ending exactly at @end, for a back merge.  One hash
- * holds every class: a request of another class ending there is passed
- * over, never merged with.
+ * A request of @cls and @dir ending exactly at @end, for a back merge.  One
+ * hash holds every class and both directions: a request of another class
+ * or direction ending there is passed over, never merged with, and must
+ * not hide one behind it that would merge (a write ending where a read
+ * starts).
  */
 struct request *dlrb_find_back(struct dlrb_engine *e, enum dlrb_class cls,
-			       sector_t end)
+			       enum dlrb_dir dir, sector_t end)
 {
 	struct dlrb_rq *d;
 
 	hlist_for_each_entry(d, dlrb_bucket(e, end), hash) {
 		struct request *rq = container_of((void *)d, struct request, elv);
 
-		if (dlrb_end(rq) == end && dlrb_rq_class(rq) == cls)
+		if (dlrb_end(rq) == end && dlrb_rq_class(rq) == cls &&
+		    dlrb_dir(rq) == dir)
 			return rq;
 	}
 	return NULL;

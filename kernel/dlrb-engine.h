@@ -201,7 +201,7 @@ struct request *dlrb_dispatch(struct dlrb_engine *e, u64 now);
 bool dlrb_completed(struct dlrb_engine *e, struct request *rq);
 
 struct request *dlrb_find_back(struct dlrb_engine *e, enum dlrb_class cls,
-			       sector_t end);
+			       enum dlrb_dir dir, sector_t end);
 struct request *dlrb_find_front(struct dlrb_engine *e, enum dlrb_class cls,
 				enum dlrb_dir dir, sector_t pos);
 void dlrb_hash_del(struct request *rq);

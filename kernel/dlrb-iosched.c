@@ -75,6 +75,34 @@ static enum dlrb_class dlrb_ioprio_class(u16 ioprio)
 }
 
 /*
+ * The class @rq is queued in: its I/O priority's (on 6.12 its first bio's).
+ * A write to a sequential zone (up to 6.9) is best-effort whatever its
+ * priority: dlrb_zone_may_go() keeps a zone's writes in order by their
+ * neighbours in one tree, so they must share one.
+ */
+static enum dlrb_class dlrb_queued_class(struct request_queue *q,
+					 struct request *rq)
+{
+	if (dlrb_zone_locking(q) && dlrb_zone_write(rq))
+		return DLRB_BE;
+	return dlrb_ioprio_class(req_get_ioprio(rq));
+}
+
+/* The class a request made of @bio would be queued in, as above. */
+static enum dlrb_class dlrb_bio_class(struct request_queue *q,
+				      struct bio *bio)
+{
+	if (dlrb_zone_locking(q) && dlrb_zone_bio_write(bio))
+		return DLRB_BE;
+	return dlrb_ioprio_class(bio->bi_ioprio);
+}
+
+static enum dlrb_dir dlrb_bio_dir(struct bio *bio)
+{
+	return bio_data_dir(bio) == WRITE ? DLRB_WRITE : DLRB_READ;
+}
+
+/*
  * init / exit
  */
 static int dlrb_init_sched(struct request_queue *q, struct elevator_type *et)
@@ -158,18 +186,20 @@ static bool dlrb_nothing_to_merge(struct dlrb_data *dd)
 }
 
 /*
- * A mergeable request of @cls ending at @end.  Unmergeable ones leave
- * lazily.  Only the class is matched here; the core refuses a merge of
- * two I/O priorities (blk_rq_merge_ok(), attempt_merge()).
+ * A mergeable request of @cls and @dir ending at @end.  Unmergeable ones
+ * leave lazily.  Only the class and direction are matched here; the core
+ * refuses a merge of two I/O priorities or operations (blk_rq_merge_ok(),
+ * attempt_merge()).
  */
 static struct request *dlrb_back_candidate(struct dlrb_data *dd,
-					   enum dlrb_class cls, sector_t end)
+					   enum dlrb_class cls,
+					   enum dlrb_dir dir, sector_t end)
 {
 	struct request *rq;
 
 	lockdep_assert_held(&dd->lock);
 
-	while ((rq = dlrb_find_back(&dd->e, cls, end))) {
+	while ((rq = dlrb_find_back(&dd->e, cls, dir, end))) {
 		if (rq_mergeable(rq))
 			return rq;
 		dlrb_hash_del(rq);
@@ -186,12 +216,13 @@ static int dlrb_request_merge(struct request_queue *q, struct request **rqp,
 			      struct bio *bio)
 {
 	struct dlrb_data *dd = q->elevator->elevator_data;
-	const enum dlrb_class cls = dlrb_ioprio_class(bio->bi_ioprio);
+	const enum dlrb_class cls = dlrb_bio_class(q, bio);
 	struct request *rq;
 
 	lockdep_assert_held(&dd->lock);
 
-	rq = dlrb_back_candidate(dd, cls, bio->bi_iter.bi_sector);
+	rq = dlrb_back_candidate(dd, cls, dlrb_bio_dir(bio),
+				 bio->bi_iter.bi_sector);
 	if (rq && elv_bio_merge_ok(rq, bio)) {
 		*rqp = rq;
 		if (blk_discard_mergable(rq))
@@ -202,8 +233,7 @@ static int dlrb_request_merge(struct request_queue *q, struct request **rqp,
 	if (!dd->e.front_merges)
 		return ELEVATOR_NO_MERGE;
 
-	rq = dlrb_find_front(&dd->e, cls,
-			     bio_data_dir(bio) == WRITE ? DLRB_WRITE : DLRB_READ,
+	rq = dlrb_find_front(&dd->e, cls, dlrb_bio_dir(bio),
 			     bio_end_sector(bio));
 	if (rq && elv_bio_merge_ok(rq, bio)) {
 		*rqp = rq;
@@ -292,7 +322,8 @@ static bool dlrb_insert_merge(struct request_queue *q, struct dlrb_data *dd,
 	if (dlrb_nothing_to_merge(dd))
 		return false;
 	if (rq_mergeable(rq) && !blk_queue_noxmerges(q)) {
-		prev = dlrb_back_candidate(dd, dlrb_rq_class(rq), blk_rq_pos(rq));
+		prev = dlrb_back_candidate(dd, dlrb_rq_class(rq), dlrb_dir(rq),
+					   blk_rq_pos(rq));
 		if (prev)
 			q->last_merge = prev;
 	}
@@ -321,16 +352,7 @@ static void dlrb_insert_request(struct request_queue *q, struct dlrb_data *dd,
 		return;
 	}
 
-	/*
-	 * Its class now: on 6.12 the I/O priority is its first bio's.  A
-	 * write to a sequential zone (up to 6.9) is best-effort whatever its
-	 * priority: dlrb_zone_may_go() keeps a zone's writes in order by
-	 * their neighbours in one tree, so they must share one.
-	 */
-	if (dlrb_zone_locking(q) && dlrb_zone_write(rq))
-		dlrb_set_class(rq, DLRB_BE);
-	else
-		dlrb_set_class(rq, dlrb_ioprio_class(req_get_ioprio(rq)));
+	dlrb_set_class(rq, dlrb_queued_class(q, rq));
 
 	if (dlrb_insert_merge(q, dd, rq, free))
 		return;
