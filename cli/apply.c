@@ -65,6 +65,8 @@ static int prepare_tunables(const char *disk, const struct conf_setting *set, si
 		/* p->name: the change outlives @set (an undo at output) */
 		if (!p)
 			continue;
+		if (param_check_dev(p, disk, set[i].num))
+			return -1;
 		if (!unswitched) {
 			if (change_prepare(ch, disk, p->name))
 				return -1;

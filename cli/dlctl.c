@@ -131,11 +131,15 @@ static void usage(const struct command *cmd)
 	if (!cmd || cmd->takes & NAMES_PARAMS) {
 		fputs("\nParameters:\n", stdout);
 		for (i = 0; i < nr_params; i++) {
-			char def[16];
+			const struct param *p = &params[i];
+			char def[16], max[16];
 
-			printf(" %-17s %s (default %s, %u..%u)\n", params[i].name, params[i].desc,
-			       param_default_text(&params[i], def, sizeof(def)), params[i].min,
-			       params[i].max);
+			if (p->dev_def && p->dev_def->is_max)
+				snprintf(max, sizeof(max), "%s", p->dev_def->what);
+			else
+				snprintf(max, sizeof(max), "%u", p->max);
+			printf(" %-17s %s (default %s, %u..%s)\n", p->name, p->desc,
+			       param_default_text(p, def, sizeof(def)), p->min, max);
 		}
 	}
 	fputs("\nFor more details see dlctl(8).\n", stdout);

@@ -30,6 +30,7 @@ enum unit { UNIT_NONE, UNIT_MS, UNIT_BOOL };
 struct dev_default {
 	const char *what;	/* "3/4 of nr_requests": --help */
 	int (*get)(const char *dev, uint32_t *val);
+	bool is_max;		/* and the most the kernel takes there */
 };
 
 struct param {
@@ -46,6 +47,8 @@ extern const size_t nr_params;
 const struct param *find_param(const char *name);
 /* @p's default on @dev: what reset writes.  Prints why and fails. */
 int param_default(const struct param *p, const char *dev, uint32_t *val);
+/* Is @v within what @dev takes for @p?  Prints why not and fails. */
+int param_check_dev(const struct param *p, const char *dev, uint32_t v);
 /* @p's default for a reader: "500", or how each device's is chosen. */
 const char *param_default_text(const struct param *p, char *buf, size_t size);
 

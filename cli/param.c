@@ -13,7 +13,8 @@
 
 /*
  * async_depth's default, as the kernel sets it when the scheduler starts
- * and whenever nr_requests changes: nr_requests, reserving nothing.
+ * and whenever nr_requests changes: nr_requests, reserving nothing; and
+ * its most, above which the kernel refuses it.
  */
 static int nr_requests_all(const char *dev, uint32_t *val)
 {
@@ -34,7 +35,7 @@ static int nr_requests_all(const char *dev, uint32_t *val)
 }
 
 static const struct dev_default async_depth_default = {
-	"nr_requests", nr_requests_all,
+	"nr_requests", nr_requests_all, true,
 };
 
 /* In the order of the kernel's attributes (queue/iosched/): show's columns. */
@@ -69,6 +70,21 @@ int param_default(const struct param *p, const char *dev, uint32_t *val)
 		return p->dev_def->get(dev, val);
 	*val = p->def;
 	return 0;
+}
+
+int param_check_dev(const struct param *p, const char *dev, uint32_t v)
+{
+	uint32_t max;
+
+	if (!p->dev_def || !p->dev_def->is_max)
+		return 0;
+	if (p->dev_def->get(dev, &max))
+		return -1;
+	if (v <= max)
+		return 0;
+	warnx_("%s: %s: '%" PRIu32 "': out of range (%" PRIu32 "..%" PRIu32 ", its %s)", dev,
+	       p->name, v, p->min, max, p->dev_def->what);
+	return -1;
 }
 
 const char *param_default_text(const struct param *p, char *buf, size_t size)
@@ -166,7 +182,10 @@ const char *value_error(const struct param *p, const char *s, uint32_t *val, cha
 	if (!why && (v < p->min || v > p->max))
 		why = "out of range";
 	if (why) {
-		if (strcmp(why, "out of range") == 0)
+		if (strcmp(why, "out of range") == 0 && p->dev_def && p->dev_def->is_max)
+			snprintf(buf, size, "%s: '%s': out of range (%" PRIu32 "..%s)", p->name,
+				 esc(s), p->min, p->dev_def->what);
+		else if (strcmp(why, "out of range") == 0)
 			snprintf(buf, size, "%s: '%s': out of range (%" PRIu32 "..%" PRIu32 "%s)",
 				 p->name, esc(s), p->min, p->max, p->unit == UNIT_MS ? " ms" : "");
 		else

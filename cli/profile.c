@@ -438,6 +438,9 @@ int cmd_profile(struct ctl *c, int argc, char **argv)
 	d = &c->devs.v[0];
 	pr.dev = d->disk;
 	pr.target = d->part ? d->part : d->disk;
+	for (k = 0; k < pr.nr_values; k++)
+		if (param_check_dev(pr.p, pr.dev, pr.values[k]))
+			goto out;
 	if (change_prepare(&pr.ch, pr.dev, pr.p->name))
 		goto out;
 	if (wl_kind_writes(pr.wl.kind) && check_unused(pr.dev))

@@ -274,10 +274,13 @@ static int tune(struct ctl *c, const struct param *const *ps, const uint32_t *va
 
 		if (change_prepare(ch, dev, p->name))
 			return 1;
-		if (vals)
+		if (vals) {
 			v = vals[i % n];
-		else if (param_default(p, dev, &v))
+			if (param_check_dev(p, dev, v))
+				return 1;
+		} else if (param_default(p, dev, &v)) {
 			return 1;
+		}
 		snprintf(ch->new, sizeof(ch->new), "%" PRIu32, v);
 	}
 	if (change_apply(c->changes, nr))

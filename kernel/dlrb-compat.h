@@ -22,6 +22,13 @@
  *   at dispatch, unlock at finish and requeue); 6.10 replaced that with zone
  *   write plugging in the core, and removed the feature flag and the lock.
  *   The helpers below compile to nothing there.
+ * - Scheduler tags: a shallow depth, which limits what writes may take,
+ *   limited each word of the tag bitmap up to 6.16, and limits the whole
+ *   bitmap since "lib/sbitmap: convert shallow_depth from one word to the
+ *   whole sbitmap" (6.17, in Debian's 6.12 since 6.12.43).  No symbol
+ *   changed with it, only its documented meaning, so Kbuild reads that from
+ *   the tree's <linux/sbitmap.h> and defines DLRB_SHALLOW_WHOLE_MAP; the
+ *   KUnit suite checks the answer against the running kernel's sbitmap.
  * - Not used by the module, so nothing here for them: block/blk-mq-tag.h
  *   (folded into blk-mq.h by 6.12), RQF_ELVPRIV (gone; 6.12 marks requests
  *   with RQF_USE_SCHED).
@@ -46,6 +53,24 @@ static inline bool dlrb_insert_at_head(dlrb_insert_t flags)
 static inline bool dlrb_insert_at_head(dlrb_insert_t at_head)
 {
 	return at_head;
+}
+#endif
+
+/*
+ * The shallow depth that lets writes hold at most @depth of the tags in
+ * @sb, and all of them only when @depth is a multiple of a word's share.
+ */
+#ifdef DLRB_SHALLOW_WHOLE_MAP		/* 6.17+, Debian 6.12.43+ */
+static inline unsigned int dlrb_shallow_depth(const struct sbitmap *sb,
+					      unsigned int depth)
+{
+	return depth;
+}
+#else					/* up to 6.16: per word */
+static inline unsigned int dlrb_shallow_depth(const struct sbitmap *sb,
+					      unsigned int depth)
+{
+	return max(1U, (depth << sb->shift) / sb->depth);
 }
 #endif
 

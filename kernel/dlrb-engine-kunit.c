@@ -2,13 +2,18 @@
 /*
  * KUnit tests for the deadline-rb engine: sort order, merge lookups, expiry,
  * batch cost accounting, writes_starved, wrap-around, hash resizing and
- * I/O priority classes.
+ * I/O priority classes; and, from dlrb-compat.h, that the shallow depth
+ * Kbuild chose for the tree is the one the running kernel's sbitmap keeps.
  * The requests are bare struct requests with only what the engine reads.
  */
 #include <kunit/test.h>
 #include <linux/blk-mq.h>
 #include <linux/module.h>
+#include <linux/sbitmap.h>
 
+#include "elevator.h"
+#include "blk-mq.h"
+#include "dlrb-compat.h"
 #include "dlrb-engine.h"
 
 #define MS	NSEC_PER_MSEC
@@ -1049,6 +1054,35 @@ static void dlrb_test_idle_waits_for_driver(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->prio[DLRB_IDLE].stats[DLRB_WRITE].aged, 1ULL);
 }
 
+/*
+ * async_depth's tags, through the running kernel's sbitmap: writes get at
+ * most async_depth tags, and at least 7/8 of them, whether the kernel
+ * limits each word or the whole map.  A Kbuild that read the tree wrongly
+ * gives a quarter of the tags (whole map scaled again) or four times them.
+ */
+static void dlrb_test_shallow_depth(struct kunit *test)
+{
+	static const unsigned int cases[][2] = {	/* nr_requests, async_depth */
+		{ 256, 64 }, { 256, 128 }, { 64, 16 }, { 256, 100 }, { 128, 4 },
+		{ 2048, 1000 },
+	};
+	struct sbitmap_queue sbq;
+	unsigned int i, got, shallow;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		KUNIT_ASSERT_EQ(test, sbitmap_queue_init_node(&sbq, cases[i][0], -1, false,
+							      GFP_KERNEL, NUMA_NO_NODE), 0);
+		sbitmap_queue_min_shallow_depth(&sbq, 1);
+		shallow = dlrb_shallow_depth(&sbq.sb, cases[i][1]);
+		for (got = 0; sbitmap_queue_get_shallow(&sbq, shallow) >= 0; got++)
+			;
+		sbitmap_queue_free(&sbq);
+		KUNIT_EXPECT_LE_MSG(test, got, cases[i][1], "nr_requests %u", cases[i][0]);
+		KUNIT_EXPECT_GE_MSG(test, got * 8, cases[i][1] * 7, "nr_requests %u, got %u",
+				    cases[i][0], got);
+	}
+}
+
 static struct kunit_case dlrb_engine_cases[] = {
 	KUNIT_CASE(dlrb_test_sector_order),
 	KUNIT_CASE(dlrb_test_front_merge_lookup),
@@ -1085,6 +1119,7 @@ static struct kunit_case dlrb_engine_cases[] = {
 	KUNIT_CASE(dlrb_test_no_merge_across_classes),
 	KUNIT_CASE(dlrb_test_higher_class_mid_batch),
 	KUNIT_CASE(dlrb_test_idle_waits_for_driver),
+	KUNIT_CASE(dlrb_test_shallow_depth),
 	{}
 };
 

@@ -42,6 +42,7 @@ struct dlrb_data {
 	 * settings outside the engine, read without the lock
 	 */
 	unsigned int async_depth;		/* tags writes may take */
+	struct request_queue *q;		/* async_depth's bound */
 };
 
 /*
@@ -124,6 +125,7 @@ static int dlrb_init_sched(struct request_queue *q, struct elevator_type *et)
 		goto err_dd;
 	spin_lock_init(&dd->lock);
 	spin_lock_init(&dd->zone_lock);
+	dd->q = q;
 	if (dlrb_zone_locking(q))
 		dd->e.may_go = dlrb_zone_may_go;
 	eq->elevator_data = dd;
@@ -446,10 +448,10 @@ static void dlrb_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 	if (depth >= nr)
 		return;		/* no limit: keep batched tag allocation */
 	/*
-	 * sbitmap limits each word of 1 << shift tags, not the whole map
-	 * (which mq-deadline's async_depth gets wrong): scale to a word.
+	 * In the kernel's own terms: a share of each word up to 6.16 (which
+	 * mq-deadline's async_depth got wrong), of the whole map since.
 	 */
-	data->shallow_depth = max(1U, (depth << bt->sb.shift) / nr);
+	data->shallow_depth = dlrb_shallow_depth(&bt->sb, depth);
 }
 
 /*
@@ -622,7 +624,10 @@ static ssize_t dlrb_hash_shift_store(struct elevator_queue *eq,
 	return count;
 }
 
-/* Any positive number of tags; nr_requests and above reserve nothing. */
+/*
+ * 1..nr_requests tags; nr_requests, the default, reserves nothing.  A
+ * change of nr_requests sets it back to that default.
+ */
 static ssize_t dlrb_async_depth_show(struct elevator_queue *eq, char *page)
 {
 	struct dlrb_data *dd = eq->elevator_data;
@@ -637,7 +642,8 @@ static ssize_t dlrb_async_depth_store(struct elevator_queue *eq,
 	u32 depth;
 	int ret;
 
-	ret = dlrb_parse(page, 1, INT_MAX, &depth);
+	ret = dlrb_parse(page, 1, min_t(unsigned long, READ_ONCE(dd->q->nr_requests),
+					UINT_MAX), &depth);
 	if (ret)
 		return ret;
 	WRITE_ONCE(dd->async_depth, depth);

@@ -5,7 +5,7 @@
 # I/O runs, module reference counting, autoload by name, load/unload cycles.
 . /tests/guest/lib.sh
 
-plan 17
+plan 20
 
 
 # --- autoload: the name alone loads the module ---
@@ -130,6 +130,85 @@ loop_stop slow
 ok $? "fio verify on a slow nullb0 at depth 256 while hash_shift resizes ($n times, $loop_passes passes): 0 errors ($loop_failed failed)"
 [ "$bad" -eq 0 ] && [ $met -eq 1 ]
 ok $? "every resize took effect ($bad failed), $WANT of them with requests queued ($busy; limit $LIMIT s)"
+
+# --- async_depth: the tags writes may hold, counted in flight ---
+# A random-write flood at depth 256 on each of three null_blk disks with
+# 256 driver tags, so that every write holding a scheduler tag goes on to
+# the driver, which completes none for 2 s.  The writes in flight
+# (/sys/block/DEV/inflight, a count that is exact only while nothing
+# completes) are read while none can have completed: from the last read
+# that found none in flight (the first write came later) for 2 s, each read
+# timed by the guest clock before and after.  They must be at most
+# async_depth, and at least 7/8 of it: a limit applied twice (scaled to a
+# word, then again by a kernel whose sbitmap limits the whole map) gives a
+# quarter.  Three reads at least in each still time, or the flood runs
+# again (three times at most).
+rmmod null_blk
+# made one after another (each one's partition scan takes the 2 s too)
+modprobe null_blk nr_devices=3 gb=1 irqmode=2 completion_nsec=2000000000 \
+	hw_queue_depth=256 submit_queues=1
+jobs=""
+i=0
+for nd in 256/64 256/128 64/16; do
+	echo deadline-rb >/sys/block/nullb$i/queue/scheduler
+	echo "${nd%/*}" >/sys/block/nullb$i/queue/nr_requests
+	echo "${nd#*/}" >/sys/block/nullb$i/queue/iosched/async_depth
+	jobs="$jobs --name=flood$i --filename=/dev/nullb$i"
+	i=$((i + 1))
+done
+# centiseconds since boot
+uptime_cs() {
+	read -r up _ </proc/uptime
+	echo "${up%.*}${up#*.}"
+}
+flood() {
+	# shellcheck disable=SC2086
+	fio --direct=1 --ioengine=libaio --rw=randwrite --bs=4k --iodepth=256 \
+		--iodepth_batch_submit=1 --time_based --runtime=1 $jobs >/tmp/fio-depth.out 2>&1 &
+	fpid=$!
+	# the clock, the writes in flight on each disk, the clock
+	while kill -0 $fpid 2>/dev/null; do
+		line=$(uptime_cs)
+		for d in 0 1 2; do
+			read -r _ w </sys/block/nullb$d/inflight
+			line="$line $w"
+		done
+		echo "$line $(uptime_cs)"
+		sleep 0.05
+	done >/tmp/inflight
+	wait $fpid || sed 's/^/# /' /tmp/fio-depth.out
+}
+# still DISK: the most writes in flight while none can have completed, and
+# how many reads found that
+still() {
+	awk -v c=$(($1 + 2)) '
+		!on && $c == 0 { last0 = $1; next }
+		!on { on = 1 }
+		$NF < last0 + 200 { n++; if ($c > m) m = $c }
+		END { print m + 0, n + 0 }' /tmp/inflight
+}
+tries=0
+while :; do
+	flood
+	tries=$((tries + 1))
+	few=0
+	for d in 0 1 2; do
+		[ "$(still $d | cut -d' ' -f2)" -ge 3 ] || few=1
+	done
+	[ $few -eq 1 ] && [ $tries -lt 3 ] || break
+done
+i=0
+for nd in 256/64 256/128 64/16; do
+	depth=${nd#*/}
+	got="$(cat /sys/block/nullb$i/queue/nr_requests)/$(cat /sys/block/nullb$i/queue/iosched/async_depth)"
+	most=$(still $i | cut -d' ' -f1) reads=$(still $i | cut -d' ' -f2)
+	[ "$got" = "$nd" ] && [ "$reads" -ge 3 ] && [ "$most" -le "$depth" ] &&
+		[ $((most * 8)) -ge $((depth * 7)) ]
+	ok $? "nr_requests/async_depth $got: at most $depth writes in flight, and at least 7/8 of them ($most, the most of $reads reads while none could complete; $tries floods)"
+	i=$((i + 1))
+done
+rmmod null_blk
+modprobe null_blk nr_devices=1 gb=1 irqmode=2 completion_nsec=1000000 hw_queue_depth=2
 
 # --- switching away frees the module ---
 echo mq-deadline >/sys/block/vda/queue/scheduler

@@ -38,14 +38,14 @@ refuse() {
 	is "$(cat "$f")" "$before" "$1 keeps $before after $3"
 }
 
-plan 284
+plan 286
 
 echo deadline-rb >/sys/block/vda/queue/scheduler
 echo deadline-rb >/sys/block/nullb0/queue/scheduler
 is "$(active_sched vda)" deadline-rb "vda runs deadline-rb"
 Q=/sys/block/vda/queue/iosched
 tunables="$tunables
-async_depth $(cat /sys/block/vda/queue/nr_requests) 1 2147483647"
+async_depth $(cat /sys/block/vda/queue/nr_requests) 1 $(cat /sys/block/vda/queue/nr_requests)"
 
 echo "$tunables" | while read -r name def min max; do
 	[ -n "$name" ] || continue
@@ -93,6 +93,8 @@ nr=$(cat /sys/block/vda/queue/nr_requests)
 echo 16 >$Q/async_depth
 echo 64 >/sys/block/vda/queue/nr_requests
 is "$(cat $Q/async_depth)" 64 "async_depth follows nr_requests: set to 16, back to 64 when it changes"
+echo 16 >$Q/async_depth
+refuse async_depth 65 "65, above nr_requests 64" "$EINVAL"
 echo "$nr" >/sys/block/vda/queue/nr_requests
 
 # hash_shift with requests queued is covered by sched-io.sh; here: repeated

@@ -149,7 +149,7 @@ snap() { (cd "$R/block" && grep -r . --include='*' ./*/queue | sort); }
 "${DLCTL[@]}" --help >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] && grep -q '^Usage:' "$tmp/out" && [ ! -s "$tmp/err" ]
 ok $? "--help: usage on stdout, exit 0"
-grep -qx ' async_depth .* (default nr_requests, 1\.\.2147483647)' "$tmp/out" &&
+grep -qx ' async_depth .* (default nr_requests, 1\.\.nr_requests)' "$tmp/out" &&
 	grep -qx ' fifo_batch .* (default 64, 1\.\.65536)' "$tmp/out"
 ok $? "--help: a per-device default in words, a fixed one as its number"
 params=$(sed -n '/^Parameters:$/,/^$/{/^ /p}' "$tmp/out")
@@ -470,13 +470,17 @@ dl set async_depth 16
 [ $st -eq 0 ] && [ "$(val vda async_depth)" = 16 ] && [ "$(val nullb0 async_depth)" = 16 ] &&
 	[ "$(cat "$tmp/out")" = "$(printf 'nullb0.async_depth = 16\nvda.async_depth = 16')" ]
 ok $? "set async_depth 16: every deadline-rb queue"
-dl -d nullb0 set async_depth 2147483647
-[ $st -eq 0 ] && [ "$(val nullb0 async_depth)" = 2147483647 ] && [ "$(val vda async_depth)" = 16 ]
-ok $? "set async_depth 2147483647 (its maximum: above nr_requests, it reserves nothing)"
+dl -d nullb0 set async_depth 64
+[ $st -eq 0 ] && [ "$(val nullb0 async_depth)" = 64 ] && [ "$(val vda async_depth)" = 16 ]
+ok $? "set async_depth 64 on nullb0 (its maximum there: nr_requests)"
 before=$(snap)
+dl set async_depth 65
+[ $st -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(snap)" = "$before" ] &&
+	[ "$(cat "$tmp/err")" = "dlctl: nullb0: async_depth: '65': out of range (1..64, its nr_requests)" ]
+ok $? "set async_depth 65: above nullb0's nr_requests (64), so on no queue: exit 1, nothing changed"
 dl set async_depth 0
 [ $st -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(snap)" = "$before" ] &&
-	[ "$(cat "$tmp/err")" = "dlctl: async_depth: '0': out of range (1..2147483647)" ]
+	[ "$(cat "$tmp/err")" = "dlctl: async_depth: '0': out of range (1..nr_requests)" ]
 ok $? "set async_depth 0: exit 1, the range, nothing changed"
 for bad in 2147483648 16ms; do
 	dl set async_depth "$bad"
