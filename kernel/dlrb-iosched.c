@@ -13,6 +13,7 @@
 #include <linux/ioprio.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/jiffies.h>
@@ -605,6 +606,7 @@ static ssize_t dlrb_hash_shift_store(struct elevator_queue *eq,
 {
 	struct dlrb_data *dd = eq->elevator_data;
 	struct hlist_head *table;
+	unsigned int noio;
 	u32 shift;
 	int ret;
 
@@ -614,7 +616,15 @@ static ssize_t dlrb_hash_shift_store(struct elevator_queue *eq,
 	if (shift == READ_ONCE(dd->e.hash_shift))
 		return count;
 
+	/*
+	 * No I/O to reclaim memory for the table: the elevator's sysfs_lock
+	 * is held, and an elevator switch that waits for it has frozen the
+	 * queue (7.2's lockdep: fs_reclaim -> q_usage_counter ->
+	 * elevator_lock -> sysfs_lock).
+	 */
+	noio = memalloc_noio_save();
 	table = dlrb_hash_alloc(shift);
+	memalloc_noio_restore(noio);
 	if (!table)
 		return -ENOMEM;
 	spin_lock(&dd->lock);
