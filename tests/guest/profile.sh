@@ -105,7 +105,8 @@ ok $? "a write profile of a device mounted in another namespace: refused (EBUSY)
 # a second profile waits for the first's lock, then runs
 # (the first is stopped while it holds the lock, and let go once the
 # second says it waits: no sleep decides who comes first)
-dlctl -d nullb0 profile fifo_batch 8 -w randwrite --allow-write --runtime-per-value 2s \
+# (10 s for its value, so that the test sees it set however slow the host)
+dlctl -d nullb0 profile fifo_batch 8 -w randwrite --allow-write --runtime-per-value 10s \
 	>/tmp/out1 2>/tmp/err1 &
 first=$!
 rc=9
@@ -125,9 +126,11 @@ rc1=$?
 	[ "$(fb nullb0)" = 64 ]
 ok $? "a second profile while one runs: waits for the lock, then both finish, 64 restored"
 
-# signals: the original value comes back
+# signals: the original value comes back (each value would run a minute:
+# the signal comes long before, once the first is seen set, however slow
+# the host; at 2 s a value, a loaded host once let it pass unseen)
 for sig in INT TERM; do
-	dlctl -d nullb0 profile fifo_batch 1 2 3 --runtime-per-value 2s >/tmp/out 2>/tmp/err &
+	dlctl -d nullb0 profile fifo_batch 1 2 3 --runtime-per-value 60s >/tmp/out 2>/tmp/err &
 	pid=$!
 	# the signal comes once the first value is set
 	wait_until 60 sh -c '[ "$(cat /sys/block/nullb0/queue/iosched/fifo_batch)" = 1 ]'
