@@ -3,7 +3,7 @@
 # deadline-rb: the one entry point.  `make help` lists the targets.
 
 # Variables a person may override
-KERNEL     ?= 6.1#                   guest kernel series: 6.1 or 6.12
+KERNEL     ?= 6.1#                   guest kernel series: 6.1, 6.12 or 7.2
 FLAVOUR    ?= release#               guest kernel flavour: release or debug
 DLRB_CACHE ?= $(HOME)/.cache/deadline-rb#  kernel source and builds
 QEMU_ACCEL ?= tcg#                   tcg (default) or kvm (opt-in)
@@ -13,8 +13,8 @@ UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d#  make install: the udev rule
 SYSCONFDIR ?= /etc#                  make install: dlctl.d/ and its README
 export KERNEL DLRB_CACHE QEMU_ACCEL
 
-ifeq ($(filter $(KERNEL),6.1 6.12),)
-$(error unknown KERNEL '$(KERNEL)': the lab builds 6.1 or 6.12)
+ifeq ($(filter $(KERNEL),6.1 6.12 7.2),)
+$(error unknown KERNEL '$(KERNEL)': the lab builds 6.1, 6.12 or 7.2)
 endif
 
 VERSION := $(shell scripts/version.sh)
@@ -79,14 +79,14 @@ $(KBUILD)/.built:
 # a directory per kernel build so that every build's objects can coexist.
 module: $(KBUILD)/.built
 	@mkdir -p $(MODDIR)
-	@for f in kernel/Kbuild kernel/*.[ch]; do ln -sf $(CURDIR)/$$f $(MODDIR)/; done
+	@for f in kernel/Kbuild kernel/*.mk kernel/*.[ch]; do ln -sf $(CURDIR)/$$f $(MODDIR)/; done
 	@$(MAKE) -s -C $(KBUILD) M=$(CURDIR)/$(MODDIR) W=1 DLRB_VERSION=$(VERSION) modules
 	@mkdir -p $(FIFODIR)
-	@for f in tests/bench/fifo/Kbuild tests/bench/fifo/fifo-floor.c kernel/dlrb-compat.h; do \
+	@for f in tests/bench/fifo/Kbuild tests/bench/fifo/fifo-floor.c kernel/dlrb-compat.[hm]*; do \
 		ln -sf $(CURDIR)/$$f $(FIFODIR)/; done
 	@$(MAKE) -s -C $(KBUILD) M=$(CURDIR)/$(FIFODIR) W=1 modules
 	@mkdir -p $(HDDDIR)
-	@for f in tests/hdd/Kbuild tests/hdd/dlrb-hdd.c; do ln -sf $(CURDIR)/$$f $(HDDDIR)/; done
+	@for f in tests/hdd/Kbuild tests/hdd/dlrb-hdd.c kernel/dlrb-compat.[hm]*; do ln -sf $(CURDIR)/$$f $(HDDDIR)/; done
 	@$(MAKE) -s -C $(KBUILD) M=$(CURDIR)/$(HDDDIR) W=1 modules
 
 # dlctl: the release build; with sanitizers and plain -g, and the test

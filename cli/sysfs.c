@@ -56,6 +56,13 @@ int iosched_attr(char *buf, size_t size, const char *dev, const char *name)
 	int n = snprintf(buf, size, "block/%s/queue/iosched%s%s", dev, name ? "/" : "",
 			 name ? name : "");
 
+	/*
+	 * async_depth: the scheduler's own on Linux 6.1 and 6.12; on 7.2 the
+	 * block layer's queue/async_depth, which deadline-rb uses instead
+	 */
+	if (n >= 0 && (size_t)n < size && name && strcmp(name, "async_depth") == 0 &&
+	    !sysfs_exists("%s", buf) && sysfs_exists("block/%s/queue/async_depth", dev))
+		n = snprintf(buf, size, "block/%s/queue/async_depth", dev);
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 

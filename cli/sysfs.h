@@ -27,7 +27,9 @@ int sysfs_path(char *buf, size_t size, const char *fmt, ...)
 /*
  * The one spelling of a scheduler tunable's path under the root,
  * "block/DEV/queue/iosched/NAME", or of that directory when @name is NULL;
- * for the functions above as "%s".  Returns 0 or -ENAMETOOLONG.
+ * for the functions above as "%s".  async_depth is the block layer's
+ * "block/DEV/queue/async_depth" where the scheduler has none of its own
+ * (Linux 7.2).  Returns 0 or -ENAMETOOLONG.
  */
 int iosched_attr(char *buf, size_t size, const char *dev, const char *name);
 

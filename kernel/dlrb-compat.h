@@ -1,22 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * deadline-rb: what differs between the kernel series it builds for (Linux
- * 6.1 and 6.12), in one place, so that the glue and the engine carry no
+ * 6.1, 6.12 and 7.2), in one place, so that the glue and the engine carry no
  * version checks of their own.  Include it after the block/ headers, whose
  * symbols it tests.
  *
- * Checked against both trees:
+ * Checked against the three trees:
  * - 6.4 turned insert_requests' "bool at_head" into blk_insert_t flags
  *   (BLK_MQ_INSERT_AT_HEAD, in block/blk-mq.h).
  * - 6.12's elv_register() refuses an elevator without finish_request; we
  *   have one on every series, as mq-deadline does.
- * - The rest of what the glue uses from block/ (elevator_alloc,
- *   blk_mq_sched_try_merge, blk_mq_sched_try_insert_merge,
- *   blk_mq_free_requests, elv_rqhash_del, elv_bio_merge_ok, rq_mergeable,
- *   blk_discard_mergable, elv_rb_{former,latter}_request,
- *   blk_mq_debugfs_rq_show, QUEUE_FLAG_SQ_SCHED) has the same signature on
- *   both; rq->elv.priv[] is the scheduler's alone on both (the core only
- *   clears elv.icq).
+ * - The rest of what the glue uses from block/ (blk_mq_sched_try_merge,
+ *   blk_mq_sched_try_insert_merge, blk_mq_free_requests, elv_rqhash_del,
+ *   elv_bio_merge_ok, rq_mergeable, blk_discard_mergable,
+ *   elv_rb_{former,latter}_request, blk_mq_debugfs_rq_show,
+ *   QUEUE_FLAG_SQ_SCHED) has the same signature on all three;
+ *   rq->elv.priv[] is the scheduler's alone on all (the core only clears
+ *   elv.icq).
  * - Zoned disks: up to 6.9 an elevator that declares ELEVATOR_F_ZBD_SEQ_WRITE
  *   keeps one write per sequential zone in flight (blk_req_zone_write_lock
  *   at dispatch, unlock at finish and requeue); 6.10 replaced that with zone
@@ -29,6 +29,9 @@
  *   changed with it, only its documented meaning, so Kbuild reads that from
  *   the tree's <linux/sbitmap.h> and defines DLRB_SHALLOW_WHOLE_MAP; the
  *   KUnit suite checks the answer against the running kernel's sbitmap.
+ * - 7.2: the core allocates the elevator queue for init_sched, and owns
+ *   async_depth (queue/async_depth); depth_updated() takes the queue.
+ *   Kbuild finds each in the tree's declarations (dlrb-compat.mk).
  * - Not used by the module, so nothing here for them: block/blk-mq-tag.h
  *   (folded into blk-mq.h by 6.12), RQF_ELVPRIV (gone; 6.12 marks requests
  *   with RQF_USE_SCHED).
@@ -60,7 +63,7 @@ static inline bool dlrb_insert_at_head(dlrb_insert_t at_head)
  * The shallow depth that lets writes hold at most @depth of the tags in
  * @sb, and all of them only when @depth is a multiple of a word's share.
  */
-#ifdef DLRB_SHALLOW_WHOLE_MAP		/* 6.17+, Debian 6.12.43+ */
+#ifdef DLRB_SHALLOW_WHOLE_MAP		/* 6.17+, Debian 6.12.43+, 7.2 */
 static inline unsigned int dlrb_shallow_depth(const struct sbitmap *sb,
 					      unsigned int depth)
 {
@@ -72,6 +75,98 @@ static inline unsigned int dlrb_shallow_depth(const struct sbitmap *sb,
 {
 	return max(1U, (depth << sb->shift) / sb->depth);
 }
+#endif
+
+/*
+ * The elevator queue: on 6.1 and 6.12 init_sched allocates it
+ * (elevator_alloc()) and puts it when it fails; 7.2's core allocates it,
+ * hands it to init_sched, and puts it itself when init_sched fails.
+ */
+#ifdef DLRB_ELV_QUEUE_FROM_CORE		/* 7.2 */
+#define dlrb_init_arg struct elevator_queue
+
+static inline struct elevator_queue *
+dlrb_elv_alloc(struct request_queue *q, struct elevator_queue *eq)
+{
+	return eq;
+}
+
+static inline void dlrb_elv_put(struct elevator_queue *eq)
+{
+}
+#else					/* 6.1, 6.12 */
+#define dlrb_init_arg struct elevator_type
+
+static inline struct elevator_queue *
+dlrb_elv_alloc(struct request_queue *q, struct elevator_type *et)
+{
+	return elevator_alloc(q, et);
+}
+
+static inline void dlrb_elv_put(struct elevator_queue *eq)
+{
+	kobject_put(&eq->kobj);
+}
+#endif
+
+/*
+ * async_depth.  On 6.1 and 6.12 it is the scheduler's own
+ * iosched/async_depth, and depth_updated() runs for each hctx, before
+ * q->nr_requests changes: all of the tags again, as mq-deadline.  7.2's
+ * core has queue/async_depth (q->async_depth, scaled with nr_requests),
+ * and calls depth_updated() with the queue after either changed: the
+ * scheduler takes the core's value, as mq-deadline does, and has no
+ * attribute of its own.  dlrb_depth_sync() puts the value to use in
+ * *@async_depth.
+ */
+#if defined(DLRB_QUEUE_ASYNC_DEPTH) && defined(DLRB_DEPTH_UPDATED_QUEUE)	/* 7.2 */
+#define dlrb_depth_arg struct request_queue
+
+static inline struct request_queue *dlrb_depth_queue(struct request_queue *q)
+{
+	return q;
+}
+
+static inline void dlrb_depth_sync(struct request_queue *q,
+				   unsigned int *async_depth)
+{
+	WRITE_ONCE(*async_depth, q->async_depth);
+	/* no shallow depth may be below it, or tag waiters are not woken */
+	blk_mq_set_min_shallow_depth(q, 1);
+}
+
+/* A new scheduler on the queue reserves nothing, as mq-deadline. */
+static inline void dlrb_depth_init(struct request_queue *q,
+				   unsigned int *async_depth)
+{
+	q->async_depth = q->nr_requests;
+	dlrb_depth_sync(q, async_depth);
+}
+#elif !defined(DLRB_QUEUE_ASYNC_DEPTH) && !defined(DLRB_DEPTH_UPDATED_QUEUE)
+#define DLRB_OWN_ASYNC_DEPTH
+#define dlrb_depth_arg struct blk_mq_hw_ctx
+
+static inline struct request_queue *dlrb_depth_queue(struct blk_mq_hw_ctx *hctx)
+{
+	return hctx->queue;
+}
+
+static inline void dlrb_depth_sync(struct blk_mq_hw_ctx *hctx,
+				   unsigned int *async_depth)
+{
+	struct sbitmap_queue *bt = &hctx->sched_tags->bitmap_tags;
+
+	WRITE_ONCE(*async_depth, bt->sb.depth);
+	sbitmap_queue_min_shallow_depth(bt, 1);
+}
+
+/* Each hctx's init_hctx syncs it. */
+static inline void dlrb_depth_init(struct request_queue *q,
+				   unsigned int *async_depth)
+{
+}
+#else
+#error "deadline-rb: a tree with only one of q->async_depth and depth_updated(q) is unchecked"
 #endif
 
 #ifdef ELEVATOR_F_ZBD_SEQ_WRITE	/* up to 6.9: the elevator locks zones */

@@ -13,6 +13,7 @@
 
 #include "elevator.h"
 #include "blk-mq.h"
+#include "blk-mq-sched.h"
 #include "dlrb-compat.h"
 #include "dlrb-engine.h"
 
@@ -1132,6 +1133,7 @@ static struct kunit_suite dlrb_engine_suite = {
 
 kunit_test_suite(dlrb_engine_suite);
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+/* MODULE_IMPORT_NS() takes a string from 6.13 on; MODULE_INFO() on all */
+MODULE_INFO(import_ns, "EXPORTED_FOR_KUNIT_TESTING");
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests for the deadline-rb engine");

@@ -43,7 +43,7 @@ struct dlrb_data {
 	 * settings outside the engine, read without the lock
 	 */
 	unsigned int async_depth;		/* tags writes may take */
-	struct request_queue *q;		/* async_depth's bound */
+	struct request_queue *q;		/* async_depth's bound (6.1, 6.12) */
 };
 
 /*
@@ -107,13 +107,13 @@ static enum dlrb_dir dlrb_bio_dir(struct bio *bio)
 /*
  * init / exit
  */
-static int dlrb_init_sched(struct request_queue *q, struct elevator_type *et)
+static int dlrb_init_sched(struct request_queue *q, dlrb_init_arg *arg)
 {
 	struct elevator_queue *eq;
 	struct dlrb_data *dd;
 	int ret = -ENOMEM;
 
-	eq = elevator_alloc(q, et);
+	eq = dlrb_elv_alloc(q, arg);
 	if (!eq)
 		return ret;
 
@@ -135,12 +135,13 @@ static int dlrb_init_sched(struct request_queue *q, struct elevator_type *et)
 	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
 
 	q->elevator = eq;
+	dlrb_depth_init(q, &dd->async_depth);
 	return 0;
 
 err_dd:
 	kfree(dd);
 err_eq:
-	kobject_put(&eq->kobj);
+	dlrb_elv_put(eq);
 	return ret;
 }
 
@@ -455,26 +456,21 @@ static void dlrb_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 	data->shallow_depth = dlrb_shallow_depth(&bt->sb, depth);
 }
 
-/*
- * nr_requests changed, or a new hctx: all of the tags again, as
- * mq-deadline.  The core calls this before it updates q->nr_requests, so
- * the depth comes from the resized tags.
- */
-static void dlrb_depth_updated(struct blk_mq_hw_ctx *hctx)
+/* nr_requests or async_depth changed, or a new hctx: dlrb-compat.h */
+static void dlrb_depth_updated(dlrb_depth_arg *arg)
 {
-	struct dlrb_data *dd = hctx->queue->elevator->elevator_data;
-	struct sbitmap_queue *bt = &hctx->sched_tags->bitmap_tags;
+	struct dlrb_data *dd = dlrb_depth_queue(arg)->elevator->elevator_data;
 
-	WRITE_ONCE(dd->async_depth, bt->sb.depth);
-	/* no shallow depth may be below it, or tag waiters are not woken */
-	sbitmap_queue_min_shallow_depth(bt, 1);
+	dlrb_depth_sync(arg, &dd->async_depth);
 }
 
+#ifdef DLRB_OWN_ASYNC_DEPTH
 static int dlrb_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int hctx_idx)
 {
 	dlrb_depth_updated(hctx);
 	return 0;
 }
+#endif
 
 /*
  * per-request hooks
@@ -634,6 +630,7 @@ static ssize_t dlrb_hash_shift_store(struct elevator_queue *eq,
 	return count;
 }
 
+#ifdef DLRB_OWN_ASYNC_DEPTH
 /*
  * 1..nr_requests tags; nr_requests, the default, reserves nothing.  A
  * change of nr_requests sets it back to that default.
@@ -659,6 +656,7 @@ static ssize_t dlrb_async_depth_store(struct elevator_queue *eq,
 	WRITE_ONCE(dd->async_depth, depth);
 	return count;
 }
+#endif
 
 #define DLRB_ATTR(name) \
 	__ATTR(name, 0644, dlrb_##name##_show, dlrb_##name##_store)
@@ -671,7 +669,9 @@ static struct elv_fs_entry dlrb_attrs[] = {
 	DLRB_ATTR(seek_cost),
 	DLRB_ATTR(hash_shift),
 	DLRB_ATTR(front_merges),
+#ifdef DLRB_OWN_ASYNC_DEPTH
 	DLRB_ATTR(async_depth),
+#endif
 	DLRB_ATTR(prio_aging_expire),
 	__ATTR_NULL
 };
@@ -865,7 +865,9 @@ static struct elevator_type dlrb_sched = {
 	.ops = {
 		.depth_updated		= dlrb_depth_updated,
 		.limit_depth		= dlrb_limit_depth,
+#ifdef DLRB_OWN_ASYNC_DEPTH
 		.init_hctx		= dlrb_init_hctx,
+#endif
 		.insert_requests	= dlrb_insert_requests,
 		.dispatch_request	= dlrb_dispatch_request,
 		.prepare_request	= dlrb_prepare_request,

@@ -14,9 +14,20 @@
 #                                           DKMS, stage the guest's modules;
 #                                           print the staging directory
 #
-# NAME is debian-6.1 (the kernel linux-image-amd64 depends on) or debian-6.12
-# (the newest linux-image-6.12.*-amd64 the archive serves).  Both are resolved
-# from the archive at run time, never from a hard-coded ABI number.
+# NAME is debian-6.1 (the kernel linux-image-amd64 depends on), debian-6.12
+# (the newest linux-image-6.12.*-amd64 the archive serves) or debian-7.2 (the
+# newest linux-image-7.2.*-amd64 of Debian testing, through
+# scripts/testing-apt.sh).  Each is resolved from the archive at run time,
+# never from a hard-coded ABI number.
+#
+# debian-7.2 differs in two ways.  Its packages are split otherwise
+# (linux-binary-REL has vmlinuz, linux-modules-REL the modules, linux-base-REL
+# the config, all under /usr/lib/modules/REL), and its headers' kbuild
+# programs need a newer glibc than Debian 12's, so DKMS cannot build against
+# them here.  The module is built instead from Debian's linux-source-7.2 of
+# the same version, configured with the kernel's own config and given its
+# Module.symvers (from linux-headers-REL), with the kernel's release string;
+# its vermagic must then be the stock modules' own, or nothing is staged.
 #
 # The staging directory holds vmlinuz, lib/modules/RELEASE/ (the modules the
 # guest needs, uncompressed), deadline-rb.ko as DKMS built it, boot-modules
@@ -37,6 +48,8 @@ die() { echo "$prog: $*" >&2; exit 1; }
 # and the ones /init loads at boot, in order.
 guest_modules="configfs virtio_pci virtio_blk null_blk kyber-iosched bfq"
 boot_modules="configfs virtio_pci virtio_blk"
+
+testing_apt() { "$top/scripts/testing-apt.sh" "$@"; }
 
 # apt-cache answers from the package lists; with none yet, fetch them once.
 apt_lists() {
@@ -65,6 +78,14 @@ image_package() {
 
 resolve() {
 	local img ver
+	if [ "$1" = debian-7.2 ]; then
+		img=$(testing_apt names '^linux-image-7\.2\.[0-9]+\+deb[0-9]+-amd64$' | tail -n 1)
+		[ -n "$img" ] || die "Debian testing has no linux-image-7.2.*-amd64; it has:" \
+			"$(testing_apt names '^linux-image-[0-9.]+\+deb[0-9]+-amd64$' | xargs)"
+		ver=$(testing_apt version "$img") || exit 1
+		echo "${img#linux-image-} $ver"
+		return
+	fi
 	apt_lists
 	img=$(image_package "$1") || exit 1
 	ver=$(apt-cache policy "$img" | sed -n 's/^ *Candidate: //p')
@@ -113,6 +134,72 @@ unpack() {
 	echo "$ver" >"$dir/.unpacked"
 }
 
+# debian-7.2: the split packages, from testing, into $dir/root, once per
+# version; modules.dep made for the module closure below.
+unpack_testing() {
+	local rel=$1 ver=$2 dir=$3 p deb
+	[ -f "$dir/.unpacked" ] && [ "$(cat "$dir/.unpacked")" = "$ver" ] && return 0
+	echo "  FETCH   linux-{binary,modules,base,headers}-$rel ($ver, Debian testing)" >&2
+	rm -rf "$dir"
+	mkdir -p "$dir/debs"
+	for p in binary modules base headers; do
+		deb=$(testing_apt download "linux-$p-$rel" "$cache/downloads") || exit 1
+		[ "$(dpkg-deb -f "$deb" Version)" = "$ver" ] ||
+			die "linux-$p-$rel is not version $ver in Debian testing"
+		dpkg-deb -x "$deb" "$dir/root"
+	done
+	rmdir "$dir/debs"
+	[ -f "$dir/root/usr/lib/modules/$rel/vmlinuz" ] || die "no vmlinuz in linux-binary-$rel"
+	[ -f "$dir/root/usr/lib/modules/$rel/config" ] || die "no config in linux-base-$rel"
+	[ -f "$dir/root/usr/src/linux-headers-$rel/Module.symvers" ] ||
+		die "no Module.symvers in linux-headers-$rel"
+	depmod -b "$dir/root/usr" "$rel"
+	echo "$ver" >"$dir/.unpacked"
+}
+
+# debian-7.2: deadline-rb from Debian's linux-source-7.2 of the kernel's own
+# version, configured as the kernel was, into $out.
+source_build() {
+	local rel=$1 ver=$2 dir=$3 out=$4 version key ksrc kb src want got
+	version=$("$top/scripts/version.sh")
+	key=$( (echo "$version"; cat "$top"/kernel/Kbuild "$top"/kernel/*.mk "$top"/kernel/*.[ch] \
+		"$dir/.unpacked") | sha256sum | cut -c1-12)
+	if [ -f "$out/.built" ] && [ "$(cat "$out/.built")" = "$key" ]; then
+		return 0
+	fi
+	rm -rf "$out"
+	ksrc=$(KERNEL=7.2 "$top/scripts/kernel.sh" unpack) || die "linux-source-7.2: none unpacked"
+	[ "$(cat "$ksrc/.dlrb-version")" = "$ver" ] ||
+		die "kernel $rel is Debian $ver but linux-source-7.2 is $(cat "$ksrc/.dlrb-version"): run 'make deps KERNEL=7.2'"
+	kb=$dir/kbuild
+	if [ ! -f "$kb/.prepared" ]; then
+		echo "  PREPARE linux-source-7.2 as $rel (its config and Module.symvers)" >&2
+		rm -rf "$kb"
+		mkdir -p "$kb"
+		cp "$dir/root/usr/lib/modules/$rel/config" "$kb/.config"
+		make -s -C "$ksrc" O="$kb" KERNELRELEASE="$rel" olddefconfig >/dev/null &&
+			make -s -C "$ksrc" O="$kb" KERNELRELEASE="$rel" -j"$(nproc)" modules_prepare \
+				>"$kb.log" 2>&1 || { sed 's/^/  | /' "$kb.log" >&2; die "preparing linux-source-7.2 for $rel failed"; }
+		cp "$dir/root/usr/src/linux-headers-$rel/Module.symvers" "$kb/"
+		touch "$kb/.prepared"
+	fi
+	src=$out.src
+	rm -rf "$src"
+	mkdir -p "$src"
+	cp "$top"/kernel/Kbuild "$top"/kernel/*.mk "$top"/kernel/*.[ch] "$src/"
+	echo "  MODULE  deadline-rb $version for $rel (linux-source-7.2)" >&2
+	make -s -C "$kb" M="$src" KERNELRELEASE="$rel" DLRB_VERSION="$version" modules \
+		>"$src.log" 2>&1 || { sed 's/^/  | /' "$src.log" >&2; die "building deadline-rb for $rel failed"; }
+	want=$(modinfo -F vermagic "$(find "$dir/root/usr/lib/modules/$rel" -name 'null_blk.ko*' | head -n 1)")
+	got=$(modinfo -F vermagic "$src/deadline-rb.ko")
+	[ "$got" = "$want" ] || die "deadline-rb's vermagic '$got' is not $rel's '$want'"
+	mkdir -p "$out"
+	cp "$src/deadline-rb.ko" "$out/"
+	cp "$src.log" "$out/build.log"
+	rm -rf "$src" "$src.log"
+	echo "$key" >"$out/.built"
+}
+
 # Debian's linux-source-X.Y of the same version supplies block/'s headers to
 # the DKMS build (dist/dkms/dlrb-block-headers).  make deps keeps it at the
 # archive's version, which is the stock kernel's; upgrading it here, in the
@@ -132,7 +219,7 @@ source_package() {
 dkms_build() {
 	local rel=$1 dir=$2 out=$3 version key tree kmod
 	version=$("$top/scripts/version.sh")
-	key=$( (echo "$version"; cat "$top"/kernel/Kbuild "$top"/kernel/*.[ch] "$top"/dist/dkms/* \
+	key=$( (echo "$version"; cat "$top"/kernel/Kbuild "$top"/kernel/*.mk "$top"/kernel/*.[ch] "$top"/dist/dkms/* \
 		"$top/scripts/dkms-source.sh" "$dir/.unpacked") | sha256sum | cut -c1-12)
 	if [ -f "$out/.built" ] && [ "$(cat "$out/.built")" = "$key" ]; then
 		return 0
@@ -207,9 +294,15 @@ module_closure() {
 
 # The guest's module tree: the closure of $guest_modules, uncompressed.
 stage() {
-	local rel=$1 dir=$2 mod=$3 stage=$4 mdir p paths series
+	local rel=$1 dir=$2 mod=$3 stage=$4 mdir p paths series vmlinuz
 	series=$(echo "$rel" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
 	mdir=$dir/root/lib/modules/$rel
+	vmlinuz=$dir/root/boot/vmlinuz-$rel
+	# merged /usr, and vmlinuz beside the modules (7.2's packages)
+	if [ -f "$dir/root/usr/lib/modules/$rel/vmlinuz" ]; then
+		mdir=$dir/root/usr/lib/modules/$rel
+		vmlinuz=$mdir/vmlinuz
+	fi
 	# shellcheck disable=SC2086
 	paths=$(module_closure "$mdir" $guest_modules) ||
 		die "$rel lacks modules the guest needs"
@@ -224,7 +317,7 @@ stage() {
 	done
 	cp "$mdir"/modules.builtin* "$mdir/modules.order" "$stage/lib/modules/$rel/"
 	cp "$mod/deadline-rb.ko" "$stage/"
-	cp "$dir/root/boot/vmlinuz-$rel" "$stage/vmlinuz"
+	cp "$vmlinuz" "$stage/vmlinuz"
 	# those of the boot modules that this kernel has as modules
 	for p in $boot_modules; do
 		grep -q "/${p//_/[-_]}\.ko" "$mdir/modules.dep" && echo "$p"
@@ -238,6 +331,11 @@ fetch() {
 	rel=$(resolve "$1") || exit 1
 	read -r rel ver <<<"$rel"
 	dir=$cache/debian/$rel
+	if [ "$1" = debian-7.2 ]; then
+		unpack_testing "$rel" "$ver" "$dir"
+		echo "$dir/root/usr/src/linux-headers-$rel"
+		return
+	fi
 	unpack "$rel" "$ver" "$dir"
 	source_package "$rel" "$ver"
 	echo "$dir/root/usr/src/linux-headers-$rel"
@@ -248,10 +346,15 @@ prepare() {
 	rel=$(resolve "$name") || exit 1
 	read -r rel ver <<<"$rel"
 	dir=$cache/debian/$rel
-	unpack "$rel" "$ver" "$dir"
-	source_package "$rel" "$ver"
 	mod=$top/build/module-$name-$rel
-	dkms_build "$rel" "$dir" "$mod"
+	if [ "$name" = debian-7.2 ]; then
+		unpack_testing "$rel" "$ver" "$dir"
+		source_build "$rel" "$ver" "$dir" "$mod"
+	else
+		unpack "$rel" "$ver" "$dir"
+		source_package "$rel" "$ver"
+		dkms_build "$rel" "$dir" "$mod"
+	fi
 	st=$top/build/stage-$name-$rel
 	stage "$rel" "$dir" "$mod" "$st"
 	echo "$st"
@@ -263,13 +366,13 @@ exec 8>"$cache/debian/.lock"
 flock 8
 
 case ${2:-} in
-debian-6.1|debian-6.12) ;;
-*) echo "$prog: unknown kernel '${2:-}' (debian-6.1 or debian-6.12)" >&2; exit 2 ;;
+debian-6.1|debian-6.12|debian-7.2) ;;
+*) echo "$prog: unknown kernel '${2:-}' (debian-6.1, debian-6.12 or debian-7.2)" >&2; exit 2 ;;
 esac
 
 case ${1:-} in
 resolve) resolve "${2:?NAME}" ;;
 fetch) fetch "${2:?NAME}" ;;
 prepare) prepare "${2:?NAME}" ;;
-*) echo "usage: $prog resolve|fetch|prepare debian-6.1|debian-6.12" >&2; exit 2 ;;
+*) echo "usage: $prog resolve|fetch|prepare debian-6.1|debian-6.12|debian-7.2" >&2; exit 2 ;;
 esac

@@ -41,7 +41,27 @@ for p in linux-source-6.1 linux-source-6.12; do
 		missing+=("$p")
 	fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+
+# Linux 7.2's source: Debian testing's linux-source-7.2, downloaded into
+# the cache (never installed) when KERNEL=7.2 asks for it; its newest
+# version at most once a day.
+testing_source() {
+	local pkg=linux-source-$1 cache=${DLRB_CACHE:-$HOME/.cache/deadline-rb}
+	local top have
+	top=$(cd "$(dirname "$0")/.." && pwd)
+	have=$(find "$cache/downloads" -maxdepth 1 -name "${pkg}_*_all.deb" 2>/dev/null | head -n 1)
+	if ! "$top/scripts/testing-apt.sh" version "$pkg" >/dev/null 2>&1; then
+		if [ -n "$have" ]; then
+			echo "deps: Debian testing's $pkg cannot be looked up now; using ${have##*/}" >&2
+			return 0
+		fi
+		echo "deps: Debian testing has no $pkg; it has:" \
+			"$("$top/scripts/testing-apt.sh" names '^linux-source-[0-9.]*$' | xargs)" >&2
+		return 1
+	fi
+	"$top/scripts/testing-apt.sh" download "$pkg" "$cache/downloads" >/dev/null
+}
+[ ${#missing[@]} -eq 0 ] && { [ "${KERNEL:-}" != 7.2 ] || testing_source 7.2; exit; }
 
 cmd="apt-get install -y --no-install-recommends ${missing[*]}"
 if [ "$(id -u)" -ne 0 ]; then
@@ -54,3 +74,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+[ "${KERNEL:-}" != 7.2 ] || testing_source 7.2

@@ -12,6 +12,6 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:?usage: dkms-source.sh DIR}
 version=$("$top/scripts/version.sh")
 mkdir -p "$dir"
-cp "$top"/kernel/Kbuild "$top"/kernel/*.c "$top"/kernel/*.h "$dir/"
+cp "$top"/kernel/Kbuild "$top"/kernel/*.mk "$top"/kernel/*.c "$top"/kernel/*.h "$dir/"
 install -m 755 "$top/dist/dkms/dlrb-block-headers" "$dir/"
 sed "s/#MODULE_VERSION#/$version/" "$top/dist/dkms/dkms.conf" >"$dir/dkms.conf"

@@ -9,8 +9,10 @@
 #   scripts/kernel.sh unpack          unpack the source (once) and print where
 #   scripts/kernel.sh check           exit 2 with one line if $KERNEL is unknown
 #
-# KERNEL (6.1, the default, or 6.12) picks the series; FLAVOUR is release or
-# debug.  The build directory is keyed by the series, the source package's
+# KERNEL (6.1, the default, 6.12 or 7.2) picks the series; FLAVOUR is
+# release or debug.  6.1's and 6.12's sources are Debian 12's installed
+# linux-source packages; 7.2's is Debian testing's, which scripts/deps.sh
+# downloads (scripts/testing-apt.sh) into the cache and nothing installs.  The build directory is keyed by the series, the source package's
 # version, the config fragments and RECIPE below, so a changed fragment or a
 # new linux-source package builds afresh and nothing stale is reused.  A
 # finished build is marked with .built and not re-entered; `make kernel
@@ -33,14 +35,25 @@ die() { echo "kernel.sh: $*" >&2; exit 1; }
 # The series the lab knows; anything else is one line and exit status 2.
 check_series() {
 	case $series in
-	6.1|6.12) ;;
-	*) echo "kernel.sh: unknown KERNEL '$series' (6.1 or 6.12)" >&2; exit 2 ;;
+	6.1|6.12|7.2) ;;
+	*) echo "kernel.sh: unknown KERNEL '$series' (6.1, 6.12 or 7.2)" >&2; exit 2 ;;
 	esac
 }
 check_series
 pkg=linux-source-$series
 tarball=${KSRC_TARBALL:-/usr/src/$pkg.tar.xz}
 ksrc=$cache/$pkg
+downloads=$cache/downloads
+
+# A series Debian 12 has no package of: its .deb, downloaded, not installed.
+from_testing() {
+	[ "$series" = 7.2 ]
+}
+
+# The newest downloaded .deb of the source package, if any.
+pkg_deb() {
+	find "$downloads" -maxdepth 1 -name "${pkg}_*_all.deb" 2>/dev/null | sort -V | tail -n 1
+}
 
 fragments() {
 	local f
@@ -57,6 +70,14 @@ fragments() {
 
 # The version of the installed source package ("none" before make deps).
 pkg_version() {
+	local deb
+	if from_testing; then
+		deb=$(pkg_deb)
+		deb=${deb##*/}
+		deb=${deb#"${pkg}_"}
+		echo "${deb%_all.deb}" | sed 's/%3a/:/g; s/^$/none/'
+		return
+	fi
 	dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null || echo none
 }
 
@@ -83,12 +104,23 @@ unpack() {
 	ver=$(pkg_version)
 	[ -f "$ksrc/Makefile" ] && [ "$(cat "$ksrc/.dlrb-version" 2>/dev/null)" = "$ver" ] &&
 		return 0
-	[ -f "$tarball" ] || die "$tarball missing: run 'make deps' (package $pkg)"
-	echo "  UNPACK  $tarball -> $ksrc"
-	mkdir -p "$cache"
-	local tmp
-	tmp=$(mktemp -d "$cache/unpack.XXXXXX")
-	tar -xJf "$tarball" -C "$tmp"
+	local tmp deb
+	if from_testing; then
+		deb=$(pkg_deb)
+		[ -n "$deb" ] || die "no $pkg .deb in $downloads: run 'make deps KERNEL=$series'"
+		echo "  UNPACK  $deb -> $ksrc"
+		mkdir -p "$cache"
+		tmp=$(mktemp -d "$cache/unpack.XXXXXX")
+		# the tarball inside the .deb, straight out of it: nothing installed
+		dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/src/$pkg.tar.xz" |
+			tar -xJ -C "$tmp" || { rm -rf "$tmp"; die "unpacking $deb failed"; }
+	else
+		[ -f "$tarball" ] || die "$tarball missing: run 'make deps' (package $pkg)"
+		echo "  UNPACK  $tarball -> $ksrc"
+		mkdir -p "$cache"
+		tmp=$(mktemp -d "$cache/unpack.XXXXXX")
+		tar -xJf "$tarball" -C "$tmp"
+	fi
 	echo "$ver" >"$tmp/$pkg/.dlrb-version"
 	rm -rf "$ksrc"
 	mv "$tmp/$pkg" "$ksrc"

@@ -48,6 +48,18 @@ rotate() {
 	echo "$@"
 }
 
+# async_depth_file DEV: where DEV's async_depth is: deadline-rb's own
+# queue/iosched/async_depth on Linux 6.1 and 6.12, the block layer's
+# queue/async_depth on 7.2, which deadline-rb uses instead
+async_depth_file() {
+	if [ -e "/sys/block/$1/queue/iosched/async_depth" ] ||
+	   [ ! -e "/sys/block/$1/queue/async_depth" ]; then
+		echo "/sys/block/$1/queue/iosched/async_depth"
+	else
+		echo "/sys/block/$1/queue/async_depth"
+	fi
+}
+
 # the scheduler in brackets in /sys/block/DEV/queue/scheduler
 active_sched() {
 	sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$1/queue/scheduler"

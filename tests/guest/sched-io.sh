@@ -55,7 +55,9 @@ flipper() {
 				set_tunable read_expire $((i % 200 + 1))
 				set_tunable write_expire $((i % 300 + 1))
 				set_tunable front_merges $((i % 2))
-				set_tunable async_depth $((i % 16 + 1))
+				{ echo $((i % 16 + 1)) >"$(async_depth_file $dev)" &&
+				  [ "$(cat "$(async_depth_file $dev)")" = $((i % 16 + 1)) ]; } ||
+					bad=$((bad + 1))
 				set_tunable hash_shift $((i % 7 + 14))
 			fi
 		done
@@ -152,7 +154,7 @@ i=0
 for nd in 256/64 256/128 64/16; do
 	echo deadline-rb >/sys/block/nullb$i/queue/scheduler
 	echo "${nd%/*}" >/sys/block/nullb$i/queue/nr_requests
-	echo "${nd#*/}" >/sys/block/nullb$i/queue/iosched/async_depth
+	echo "${nd#*/}" >"$(async_depth_file nullb$i)"
 	jobs="$jobs --name=flood$i --filename=/dev/nullb$i"
 	i=$((i + 1))
 done
@@ -200,7 +202,7 @@ done
 i=0
 for nd in 256/64 256/128 64/16; do
 	depth=${nd#*/}
-	got="$(cat /sys/block/nullb$i/queue/nr_requests)/$(cat /sys/block/nullb$i/queue/iosched/async_depth)"
+	got="$(cat /sys/block/nullb$i/queue/nr_requests)/$(cat "$(async_depth_file nullb$i)")"
 	most=$(still $i | cut -d' ' -f1) reads=$(still $i | cut -d' ' -f2)
 	[ "$got" = "$nd" ] && [ "$reads" -ge 3 ] && [ "$most" -le "$depth" ] &&
 		[ $((most * 8)) -ge $((depth * 7)) ]

@@ -252,8 +252,8 @@ tags() {
 	echo 64 >$Q/nr_requests
 	echo 32 >$Q/iosched/fifo_batch
 	echo 16 >$Q/iosched/seek_cost
-	[ "$1" = default ] || echo "$1" >$Q/iosched/async_depth
-	depth=$(cat $Q/iosched/async_depth)
+	[ "$1" = default ] || echo "$1" >"$(async_depth_file $DEV)"
+	depth=$(cat "$(async_depth_file $DEV)")
 	fio --output-format=terse --terse-version=3 \
 		--name=flood --filename=/dev/$DEV --direct=1 --ioengine=libaio \
 		--iodepth=32 --numjobs=8 --group_reporting --rw=randwrite --bs=4k \

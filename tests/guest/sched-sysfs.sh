@@ -38,13 +38,18 @@ refuse() {
 	is "$(cat "$f")" "$before" "$1 keeps $before after $3"
 }
 
-plan 286
-
+# On Linux 6.1 and 6.12 async_depth is deadline-rb's own, one of the tunables
+# above; on 7.2 it is the block layer's queue/async_depth, and
+# deadline-rb offers none of its own (tested after the loop).
 echo deadline-rb >/sys/block/vda/queue/scheduler
 echo deadline-rb >/sys/block/nullb0/queue/scheduler
-is "$(active_sched vda)" deadline-rb "vda runs deadline-rb"
 Q=/sys/block/vda/queue/iosched
-tunables="$tunables
+own=0
+[ -e $Q/async_depth ] && own=1
+# 31 tests a tunable, 4 others, and 4 on async_depth in either layout
+plan $(( (8 + own) * 31 + 4 + 4))
+is "$(active_sched vda)" deadline-rb "vda runs deadline-rb"
+[ $own -eq 0 ] || tunables="$tunables
 async_depth $(cat /sys/block/vda/queue/nr_requests) 1 $(cat /sys/block/vda/queue/nr_requests)"
 
 echo "$tunables" | while read -r name def min max; do
@@ -88,13 +93,32 @@ printf 64 >$Q/fifo_batch
 is "$(cat $Q/fifo_batch)" 64 "fifo_batch accepts a value without a newline"
 echo 64 >$Q/fifo_batch
 
-# async_depth is nr_requests again whenever nr_requests changes
 nr=$(cat /sys/block/vda/queue/nr_requests)
-echo 16 >$Q/async_depth
-echo 64 >/sys/block/vda/queue/nr_requests
-is "$(cat $Q/async_depth)" 64 "async_depth follows nr_requests: set to 16, back to 64 when it changes"
-echo 16 >$Q/async_depth
-refuse async_depth 65 "65, above nr_requests 64" "$EINVAL"
+if [ $own -eq 1 ]; then
+	# async_depth is nr_requests again whenever nr_requests changes
+	echo 16 >$Q/async_depth
+	echo 64 >/sys/block/vda/queue/nr_requests
+	is "$(cat $Q/async_depth)" 64 "async_depth follows nr_requests: set to 16, back to 64 when it changes"
+	echo 16 >$Q/async_depth
+	refuse async_depth 65 "65, above nr_requests 64" "$EINVAL"
+	[ ! -e /sys/block/vda/queue/async_depth ]
+	ok $? "deadline-rb's own async_depth, and no queue/async_depth of the block layer's"
+else
+	# 7.2: the block layer's, which deadline-rb sets to nr_requests when
+	# it starts on a queue (as mq-deadline), and the block layer keeps in
+	# proportion when nr_requests changes and within nr_requests
+	A=/sys/block/vda/queue/async_depth
+	ok 0 "no iosched/async_depth of deadline-rb's own"
+	echo mq-deadline >/sys/block/vda/queue/scheduler
+	echo 8 >$A
+	echo deadline-rb >/sys/block/vda/queue/scheduler
+	is "$(cat $A)" "$nr" "queue/async_depth is nr_requests ($nr) when deadline-rb starts"
+	echo 16 >$A
+	echo $((nr / 4)) >/sys/block/vda/queue/nr_requests
+	is "$(cat $A)" 4 "queue/async_depth 16 follows nr_requests from $nr to $((nr / 4)) in proportion: 4"
+	echo $((nr / 4 + 1)) >$A
+	is "$(cat $A)" $((nr / 4)) "queue/async_depth above nr_requests: the block layer takes nr_requests"
+fi
 echo "$nr" >/sys/block/vda/queue/nr_requests
 
 # hash_shift with requests queued is covered by sched-io.sh; here: repeated

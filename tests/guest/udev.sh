@@ -52,8 +52,15 @@ EOF
 
 # DEV TUNABLE: its value
 tv() { cat "/sys/block/$1/queue/iosched/$2"; }
-# every tunable of DEV, name=value
-tunables() { (cd "/sys/block/$1/queue/iosched" && grep -r . . | sort); }
+# every tunable of DEV, name=value (on Linux 7.2 async_depth is the
+# block layer's queue/async_depth)
+tunables() {
+	{
+		(cd "/sys/block/$1/queue/iosched" && grep -r . .)
+		[ -e "/sys/block/$1/queue/iosched/async_depth" ] ||
+			echo "./async_depth:$(cat "/sys/block/$1/queue/async_depth")"
+	} | sort
+}
 snap() { grep -r . /sys/block/*/queue/scheduler /sys/block/*/queue/iosched/ 2>/dev/null | sort; }
 
 # add NAME MiB: a memory-backed null_blk disk through configfs

@@ -440,25 +440,26 @@ static blk_status_t hdd_queue_rq(struct blk_mq_hw_ctx *hctx, const struct blk_mq
 	blk_mq_start_request(rq);
 	done = model_serve(rq, ktime_get_ns());
 	cmd->rq = rq;
-	hrtimer_start(&cmd->timer, ns_to_ktime(done), HRTIMER_MODE_ABS);
-	return BLK_STS_OK;
-}
-
-static int hdd_init_request(struct blk_mq_tag_set *set, struct request *rq,
-			    unsigned int hctx_idx, unsigned int numa_node)
-{
-	struct hdd_cmd *cmd = blk_mq_rq_to_pdu(rq);
-
+	/*
+	 * Set up here, each time, rather than in init_request(), whose
+	 * numa_node argument is unsigned up to 6.12 and int in 7.2; with
+	 * hrtimer_setup() where the tree has it (7.2 has no hrtimer_init()).
+	 * DLRB_HRTIMER_SETUP: kernel/dlrb-compat.mk.
+	 */
+#ifdef DLRB_HRTIMER_SETUP
+	hrtimer_setup(&cmd->timer, hdd_done, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+#else
 	hrtimer_init(&cmd->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	cmd->timer.function = hdd_done;
-	return 0;
+#endif
+	hrtimer_start(&cmd->timer, ns_to_ktime(done), HRTIMER_MODE_ABS);
+	return BLK_STS_OK;
 }
 
 static const struct blk_mq_ops hdd_mq_ops = {
 	.queue_rq	= hdd_queue_rq,
 	.get_budget	= hdd_get_budget,
 	.put_budget	= hdd_put_budget,
-	.init_request	= hdd_init_request,
 };
 
 static const struct block_device_operations hdd_fops = {

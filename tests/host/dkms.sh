@@ -48,7 +48,7 @@ grep -q 'dkms' <<<"$deps" && grep -q 'linux-source-6.1 | linux-source-6.12' <<<"
 ok $? "deadline-rb-dkms depends on dkms and linux-source-6.1 | linux-source-6.12 ($deps)"
 files "$dkms_deb" >"$tmp/dkms.files"
 src=/usr/src/deadline-rb-$version
-want="$src/dkms.conf $src/Kbuild $src/dlrb-block-headers $src/dlrb-iosched.c $src/dlrb-engine.c $src/dlrb-engine.h $src/dlrb-compat.h"
+want="$src/dkms.conf $src/Kbuild $src/dlrb-compat.mk $src/dlrb-block-headers $src/dlrb-iosched.c $src/dlrb-engine.c $src/dlrb-engine.h $src/dlrb-compat.h"
 missing=
 for f in $want; do grep -qx "$f" "$tmp/dkms.files" || missing="$missing $f"; done
 [ -z "$missing" ]

@@ -1562,5 +1562,40 @@ unset DLCTL_TEST_CONF_ROOT
 export DLCTL_TEST_DEV_DIR=$D
 mkfake "$R"
 
+# --- Linux 7.2: async_depth is the block layer's queue/async_depth ---
+# deadline-rb has no iosched/async_depth there; dlctl shows, sets, saves
+# and applies the queue's under the same name, within 1..nr_requests.
+mv "$R/block/nullb0/queue/iosched/async_depth" "$R/block/nullb0/queue/async_depth"
+dl -d nullb0 get async_depth
+[ $st -eq 0 ] && [ "$(cat "$tmp/out")" = "nullb0.async_depth = 64" ]
+ok $? "7.2: get async_depth reads queue/async_depth"
+dl set async_depth 16
+[ $st -eq 0 ] && [ "$(cat "$R/block/nullb0/queue/async_depth")" = 16 ] &&
+	[ "$(val vda async_depth)" = 16 ] && [ ! -e "$R/block/nullb0/queue/iosched/async_depth" ]
+ok $? "7.2: set async_depth writes queue/async_depth (and vda's iosched/async_depth)"
+before=$(snap)
+dl -d nullb0 set async_depth 65
+[ $st -eq 1 ] && [ "$(snap)" = "$before" ] &&
+	[ "$(cat "$tmp/err")" = "dlctl: nullb0: async_depth: '65': out of range (1..64, its nr_requests)" ]
+ok $? "7.2: set async_depth above nr_requests: refused, nothing changed"
+dl -d nullb0 show
+[ $st -eq 0 ] && [ "$(awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "ASYNC_DEPTH") c = i }
+	NR == 2 { print $c }' "$tmp/out")" = 16 ]
+ok $? "7.2: show has it in its column"
+dl -d nullb0 save
+[ $st -eq 0 ] && grep -qx 'async_depth = 16' "$tmp/out"
+ok $? "7.2: save writes async_depth = 16"
+cp "$tmp/out" "$tmp/saved.conf"
+dl -d nullb0 reset
+[ $st -eq 0 ] && [ "$(cat "$R/block/nullb0/queue/async_depth")" = 64 ]
+ok $? "7.2: reset puts queue/async_depth back to nr_requests"
+mkdir -p "$tmp/root7/etc"
+cp "$tmp/saved.conf" "$tmp/root7/etc/dlctl.conf"
+DLCTL_TEST_CONF_ROOT=$tmp/root7 dl -d nullb0 apply
+[ $st -eq 0 ] && [ "$(cat "$R/block/nullb0/queue/async_depth")" = 16 ] &&
+	grep -qx 'nullb0: async_depth: 64 -> 16' "$tmp/out"
+ok $? "7.2: apply of the saved file sets queue/async_depth again"
+mkfake "$R"
+
 echo "1..$n"
 exit 0

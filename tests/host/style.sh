@@ -35,7 +35,7 @@ for k in "${series[@]}"; do
 
 	rm -rf "${tmp:?}/$k"
 	mkdir -p "$tmp/$k"
-	cp kernel/Kbuild kernel/*.[ch] "$tmp/$k/"
+	cp kernel/Kbuild kernel/*.mk kernel/*.[ch] "$tmp/$k/"
 	out=$(make -s -C "$kbuild" M="$tmp/$k" W=1 modules 2>&1)
 	status=$?
 	[ $status -eq 0 ] && ! grep -qi 'warning' <<<"$out"
@@ -43,7 +43,7 @@ for k in "${series[@]}"; do
 	[ -n "$out" ] && sed 's/^/# /' <<<"$out"
 
 	mkdir -p "$tmp/$k-hdd"
-	cp tests/hdd/Kbuild tests/hdd/*.c "$tmp/$k-hdd/"
+	cp tests/hdd/Kbuild tests/hdd/*.c kernel/dlrb-compat.mk kernel/dlrb-compat.h "$tmp/$k-hdd/"
 	out=$(make -s -C "$kbuild" M="$tmp/$k-hdd" W=1 modules 2>&1)
 	status=$?
 	[ $status -eq 0 ] && ! grep -qi 'warning' <<<"$out"

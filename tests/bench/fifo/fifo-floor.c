@@ -18,6 +18,7 @@
 
 #include "elevator.h"
 #include "blk-mq.h"
+#include "blk-mq-sched.h"
 
 #include "dlrb-compat.h"
 
@@ -68,17 +69,17 @@ static bool fifo_has_work(struct blk_mq_hw_ctx *hctx)
 	return !list_empty_careful(&fd->list);
 }
 
-static int fifo_init_sched(struct request_queue *q, struct elevator_type *e)
+static int fifo_init_sched(struct request_queue *q, dlrb_init_arg *arg)
 {
 	struct elevator_queue *eq;
 	struct fifo_data *fd;
 
-	eq = elevator_alloc(q, e);
+	eq = dlrb_elv_alloc(q, arg);
 	if (!eq)
 		return -ENOMEM;
 	fd = kzalloc_node(sizeof(*fd), GFP_KERNEL, q->node);
 	if (!fd) {
-		kobject_put(&eq->kobj);
+		dlrb_elv_put(eq);
 		return -ENOMEM;
 	}
 	spin_lock_init(&fd->lock);
