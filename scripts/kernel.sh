@@ -12,7 +12,8 @@
 # KERNEL (6.1, the default, 6.12 or 7.2) picks the series; FLAVOUR is
 # release or debug.  6.1's and 6.12's sources are Debian 12's installed
 # linux-source packages; 7.2's is Debian testing's, which scripts/deps.sh
-# downloads (scripts/testing-apt.sh) into the cache and nothing installs.  The build directory is keyed by the series, the source package's
+# downloads (scripts/testing-apt.sh) into the cache and nothing installs.
+# The build directory is keyed by the series, the source package's
 # version, the config fragments and RECIPE below, so a changed fragment or a
 # new linux-source package builds afresh and nothing stale is reused.  A
 # finished build is marked with .built and not re-entered; `make kernel
@@ -68,7 +69,8 @@ fragments() {
 	echo "$f"
 }
 
-# The version of the installed source package ("none" before make deps).
+# The version of the installed source package, or for 7.2 of the newest
+# downloaded one ("none" before make deps).
 pkg_version() {
 	local deb
 	if from_testing; then

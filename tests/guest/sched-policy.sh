@@ -238,8 +238,9 @@ ok $? "... and so do idle writes ($ios requests vs $be_ios)"
 # a request.  Writes may hold async_depth tags at once: the most tags in
 # use (sampled from debugfs) is at most that plus the reader's one, and the
 # reader, no longer queued for tags behind the writers, does more reads:
-# 1.56x on 6.1 and 2.26x on 6.12 on the instruction-clocked guest (KiB
-# read, 512 against 328 and 480 against 212; 2x to 2.5x on two vCPUs), so
+# 1.56x on 6.1 and 1.86x on 6.12 on the instruction-clocked guest (KiB
+# read, 512 against 328 and 492 against 264; 2x to 2.5x on two vCPUs;
+# 6.12 read 2.26x more while its writes were held to 4 or 5 tags), so
 # the test asks for 1.3x, where a limit with no effect gives 1x.  Batches of two
 # scattered writes (seek_cost 16 in fifo_batch 32, the defaults before
 # 0.7.0) keep the reader from waiting behind a write batch: at the defaults,
