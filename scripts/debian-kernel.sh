@@ -141,14 +141,13 @@ unpack_testing() {
 	[ -f "$dir/.unpacked" ] && [ "$(cat "$dir/.unpacked")" = "$ver" ] && return 0
 	echo "  FETCH   linux-{binary,modules,base,headers}-$rel ($ver, Debian testing)" >&2
 	rm -rf "$dir"
-	mkdir -p "$dir/debs"
+	mkdir -p "$dir"
 	for p in binary modules base headers; do
 		deb=$(testing_apt download "linux-$p-$rel" "$cache/downloads") || exit 1
 		[ "$(dpkg-deb -f "$deb" Version)" = "$ver" ] ||
 			die "linux-$p-$rel is not version $ver in Debian testing"
 		dpkg-deb -x "$deb" "$dir/root"
 	done
-	rmdir "$dir/debs"
 	[ -f "$dir/root/usr/lib/modules/$rel/vmlinuz" ] || die "no vmlinuz in linux-binary-$rel"
 	[ -f "$dir/root/usr/lib/modules/$rel/config" ] || die "no config in linux-base-$rel"
 	[ -f "$dir/root/usr/src/linux-headers-$rel/Module.symvers" ] ||
