@@ -110,7 +110,7 @@ $(BUILD)/dlctl-debug: $(DLCTL_DEP)
 initramfs: $(CPIO)
 
 $(CPIO): module $(BUILD)/dlctl initramfs/build.sh initramfs/init initramfs/files.list \
-		scripts/udev.sh dist/udev/60-dlctl.rules $(wildcard tests/guest/*)
+		scripts/fio.sh scripts/udev.sh dist/udev/60-dlctl.rules $(wildcard tests/guest/*)
 	@initramfs/build.sh $(KBUILD)/usr/gen_init_cpio $(KBUILD)/modroot $@ $(MODDIR)/*.ko \
 		$(FIFODIR)/fifo-floor.ko $(HDDDIR)/dlrb-hdd.ko
 

@@ -12,8 +12,9 @@
 # (and loading a scheduler by name) finds them; a module built for another
 # kernel (vermagic) is refused.  The list fed to gen_init_cpio is
 # initramfs/files.list plus the generated entries below (among them
-# Debian's systemd-udevd, from scripts/udev.sh); it is kept next to OUT as
-# OUT.list for inspection.
+# Debian's systemd-udevd, from scripts/udev.sh, and a static fio built from
+# Debian's source, from scripts/fio.sh); it is kept next to OUT as OUT.list
+# for inspection.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,6 +45,7 @@ depmod -b "$stage" "$ver"
 mkdir -p "$(dirname "$out")"
 cd "$top"
 udev=$(scripts/udev.sh fetch)
+fio=$(scripts/fio.sh)
 
 declare -A seen_dir=()
 emit_dirs() {
@@ -72,12 +74,6 @@ emit_libs() {
 	done
 }
 
-# A host binary and its libraries, at their host paths.
-emit_elf() {
-	emit_dirs "$1"
-	echo "file $1 $1 755 0 0"
-	emit_libs "$1"
-}
 declare -A seen_file=()
 
 {
@@ -104,8 +100,8 @@ declare -A seen_file=()
 		echo "file /etc/dlrb-boot-modules $modroot/boot-modules 644 0 0"
 	fi
 
-	# fio and every library it links; dlctl's (libsmartcols)
-	emit_elf "$(command -v fio)"
+	# fio, static (scripts/fio.sh); dlctl's libraries (libsmartcols)
+	echo "file /usr/bin/fio $fio 755 0 0"
 	emit_libs build/dlctl
 
 	# Debian's systemd-udevd (udevadm under another name), the rules that

@@ -14,7 +14,9 @@ packages=(
 	# and the Debian packages (make deb) with their checker
 	dkms pahole dpkg-dev debhelper dh-dkms fakeroot lintian
 	# the guest: emulator, userspace, workload generator
-	qemu-system-x86 busybox-static fio
+	qemu-system-x86 busybox-static
+	# fio for the guest, built static from Debian's source (scripts/fio.sh)
+	libaio-dev zlib1g-dev
 	# dlctl: libsmartcols (lsblk's tables), its tests (sanitizers, valgrind,
 	# a JSON parser, util-linux's flock, bash completion's helpers)
 	libc6-dev libsmartcols-dev valgrind python3 util-linux bash-completion

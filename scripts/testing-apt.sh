@@ -6,19 +6,26 @@
 # never through the machine's own.  Its mirror is the one the machine's own
 # apt sources name (no host name is written here), its lists and downloads
 # stay under the cache, and nothing is installed: installing from testing
-# onto a stable release is how machines get broken.
+# onto a stable release is how machines get broken.  The same way, source
+# packages of the machine's own release (which its apt sources need not
+# list as deb-src).
 #
 #   scripts/testing-apt.sh update            fetch the suite's lists (at most
 #                                            once a day; FORCE=1: now)
-#   scripts/testing-apt.sh version PKG       PKG's version in the suite, or
-#                                            one line and exit 1
+#   scripts/testing-apt.sh version PKG       PKG's version in the suite (for
+#                                            release: the source package's),
+#                                            or one line and exit 1
 #   scripts/testing-apt.sh names REGEX       package names matching REGEX
 #   scripts/testing-apt.sh download PKG DIR  PKG's .deb (the suite's version)
 #                                            into DIR, kept in the cache; its
 #                                            path on stdout
+#   scripts/testing-apt.sh source PKG DIR    the source package PKG (the
+#                                            suite's newest), unpacked as
+#                                            DIR/src; its version on stdout
 #
 # Environment: DLRB_CACHE (default ~/.cache/deadline-rb), DLRB_SUITE
-# (testing, the default, or unstable).
+# (testing, the default, unstable, or release: the machine's own, for
+# source packages).
 set -euo pipefail
 
 cache=${DLRB_CACHE:-$HOME/.cache/deadline-rb}
@@ -27,9 +34,16 @@ root=$cache/apt-$suite
 
 die() { echo "testing-apt.sh: $*" >&2; exit 1; }
 
+types=deb
 case $suite in
 testing | unstable) ;;
-*) echo "testing-apt.sh: DLRB_SUITE '$suite': testing or unstable" >&2; exit 2 ;;
+release)
+	# shellcheck disable=SC1091
+	suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+	[ -n "$suite" ] || die "no VERSION_CODENAME in /etc/os-release"
+	types="deb-src"
+	;;
+*) echo "testing-apt.sh: DLRB_SUITE '$suite': testing, unstable or release" >&2; exit 2 ;;
 esac
 
 # The machine's Debian mirror: the first URI of its apt sources that serves
@@ -66,8 +80,9 @@ update() {
 		return 0
 	fi
 	mkdir -p "$root/sources" "$root/lists/partial" "$root/cache/archives/partial"
-	printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
-		"$(mirror)" "$suite" /usr/share/keyrings/debian-archive-keyring.gpg \
+	rm -f "$root"/sources/*.sources
+	printf 'Types: %s\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
+		"$types" "$(mirror)" "$suite" /usr/share/keyrings/debian-archive-keyring.gpg \
 		>"$root/sources/$suite.sources"
 	# shellcheck disable=SC2046
 	apt-get $(apt_opts) -qq update >"$root/update.log" 2>&1 ||
@@ -75,11 +90,19 @@ update() {
 	touch "$stamp"
 }
 
+# version PKG: the binary package's candidate, or for the release suite
+# (source packages only) the source package's newest version
 version() {
 	local v
 	update
-	# shellcheck disable=SC2046
-	v=$(apt-cache $(apt_opts) policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+	if [ "$types" = deb-src ]; then
+		# shellcheck disable=SC2046
+		v=$(apt-cache $(apt_opts) showsrc "$1" 2>/dev/null | sed -n 's/^Version: //p' |
+			sort -V | tail -n 1)
+	else
+		# shellcheck disable=SC2046
+		v=$(apt-cache $(apt_opts) policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+	fi
 	if [ -z "$v" ] || [ "$v" = "(none)" ]; then
 		die "Debian $suite has no package $1"
 	fi
@@ -107,10 +130,26 @@ download() {
 	echo "$deb"
 }
 
+# fetch_source PKG DIR: apt-get source checks the files against the suite's
+# signed index; dpkg-source need not check the .dsc's signature again
+fetch_source() {
+	local pkg=$1 dir=$2 ver
+	[ "$types" = deb-src ] || die "source packages come from DLRB_SUITE=release"
+	ver=$(version "$pkg")
+	mkdir -p "$dir"
+	# shellcheck disable=SC2046
+	(cd "$dir" && apt-get $(apt_opts) -qq source --download-only "$pkg=$ver" >/dev/null 2>&1) ||
+		die "apt-get source $pkg=$ver from Debian $suite failed"
+	dpkg-source --no-check -x "$dir/${pkg}_${ver#*:}.dsc" "$dir/src" >/dev/null 2>&1 ||
+		die "dpkg-source could not unpack $pkg $ver"
+	echo "$ver"
+}
+
 case ${1:-} in
 update) FORCE=${FORCE:-1} update ;;
 version) version "${2:?package}" ;;
 names) names "${2:?regex}" ;;
 download) download "${2:?package}" "${3:?directory}" ;;
-*) echo "usage: testing-apt.sh update | version PKG | names REGEX | download PKG DIR" >&2; exit 2 ;;
+source) fetch_source "${2:?package}" "${3:?directory}" ;;
+*) echo "usage: testing-apt.sh update | version PKG | names REGEX | download PKG DIR | source PKG DIR" >&2; exit 2 ;;
 esac
