@@ -46,8 +46,8 @@ done
 # its 20 switches on each disk, and the switches go on until the pass
 # under way ends: every switch counted is one made during I/O, however
 # slow the host.
-loop_start vda fio_verify flip-vda vda libaio 8M
-loop_start nullb0 fio_verify flip-nullb0 nullb0 io_uring 16M
+loop_start vda fio_verify flip-vda vda libaio 4M
+loop_start nullb0 fio_verify flip-nullb0 nullb0 io_uring 8M
 WANT=20
 LIMIT=300
 switches=0
