@@ -46,7 +46,7 @@ HDDDIR   = $(BUILD)/hdd-$(notdir $(KBUILD))
 help:
 	@echo 'deadline-rb targets:'
 	@echo '  make run          boot the release guest: a shell on a terminal, else print and power off'
-	@echo '  make check        every test tier on the 6.1 and 6.12 debug kernels; ends with "N passed, N failed"'
+	@echo '  make check        every test tier on 6.1, 6.12, 7.2 (debug and Debian stock kernels); ends with "N passed, N failed"'
 	@echo '  make check-stress every guest tier of check on $$(STRESS_KERNEL), 5 rounds beside a CPU hog, 1 quiet'
 	@echo '  make boot-count   $$(BOOTS) early boots of each debug kernel, loaded and quiet: splats counted'
 	@echo '  make bench        benchmarks (not tests): engine on the host, schedulers in the guest -> results/'

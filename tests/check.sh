@@ -8,9 +8,11 @@
 # a crash can never pass for green.  Logs go under build/logs/check-*/.
 #
 # For tests/stress.sh (make check-stress): CHECK_KERNELS (our debug
-# kernels, default "6.1 6.12"), CHECK_STOCK_KERNELS (Debian's, default
-# "debian-6.1 debian-6.12"; empty for none), CHECK_HOST=0 (no host tiers),
-# CHECK_SERIAL=0 (no guest tiers but the timed ones).
+# kernels, default "6.1 6.12 7.2"), CHECK_STOCK_KERNELS (Debian's, default
+# "debian-6.1 debian-6.12 debian-7.2"; empty for none), CHECK_HOST=0 (no
+# host tiers), CHECK_SERIAL=0 (no guest tiers but the timed ones), and
+# CHECK_LANES (lanes that start on the guest tiers, beside the timed
+# tiers' and the host tiers'; default 1).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -72,16 +74,9 @@ put_status() {
 	mv "$logdir/$1.status.tmp" "$logdir/$1.status"
 }
 
-# A guest tier: a script run through tests/vm in the $kernel guest, our
+# A guest tier: a script run through tests/vm in a kernel's guest, our
 # own kernels in their debug flavour, Debian's stock kernels as they are.
-guest_tier() {
-	local name=$kernel/$1
-	shift
-	echo "== $name ($(guest_kind "$kernel"))"
-	guest_run "$name" "$kernel" "$@"
-	guest_count "$name"
-	drain
-}
+# Lanes run them (guest_run), the main shell counts them (guest_count).
 guest_kind() {
 	case $1 in debian-*) printf 'stock guest' ;; *) printf 'debug guest' ;; esac
 	printf '%s' "${VM_ICOUNT:+, instruction-clocked}"
@@ -123,18 +118,23 @@ guest_count() {
 	[ "$status" -eq 0 ] || grep '^tests/vm' "$logdir/$name.out" | sed 's/^/  | /' | recap
 }
 
-# The timed tiers, on the instruction-clocked guest: one host thread each,
-# and immune to the host's load.  So they need not wait for a quiet host:
-# a timed lane takes them one at a time, longest first, from the start,
-# and the host lane and the guest tiers' lane each become one more when
-# their own work is done.  A lane claims a tier by creating its claim
-# directory, which only one can do.
-timed_lane() {
-	local i k t sc
-	for i in "${!timed[@]}"; do
-		mkdir "$logdir/.claim-$i" 2>/dev/null || continue
-		read -r k t sc <<<"${timed[$i]}"
-		VM_ICOUNT=$icount guest_run "$k/$t" "$k" "$sc"
+# The lanes.  Two queues of guest tiers: the timed ones, on the
+# instruction-clocked guest (one host thread each, and immune to the
+# host's load, so they need not wait for a quiet host), and the others.  A
+# lane takes the tiers of a queue one at a time, in the queue's order, and
+# then those of the other; a lane claims a tier by creating its claim
+# directory, which only one can do.  run_queue QUEUE: timed or guest.
+run_queue() {
+	local q=$1 i k t sc
+	local -n queue=$q
+	for i in "${!queue[@]}"; do
+		mkdir "$logdir/.claim-$q-$i" 2>/dev/null || continue
+		read -r k t sc <<<"${queue[$i]}"
+		if [ "$q" = timed ]; then
+			VM_ICOUNT=$icount guest_run "$k/$t" "$k" "$sc"
+		else
+			guest_run "$k/$t" "$k" "$sc"
+		fi
 	done
 }
 
@@ -144,7 +144,7 @@ timed_lane() {
 # failed to run
 declare -A counted=()
 drain() {
-	local n kind name held=
+	local n kind name how held=
 	for n in "${!jobs[@]}"; do
 		read -r kind name <<<"${jobs[$n]}"
 		[ -z "${counted[$n]:-}" ] || continue
@@ -159,8 +159,13 @@ drain() {
 		elif [ "$kind" = host ]; then
 			echo "== $name"
 			host_count "$name"
+		elif [ "$kind" = kunit ]; then
+			echo "== $name (debug guest, kunit.py parse)"
+			kunit_count "$name"
 		else
-			echo "== $name ($(guest_kind "${name%%/*}"), instruction-clocked, beside the others)"
+			how=
+			[ "$kind" != timed ] || how=", instruction-clocked"
+			echo "== $name ($(guest_kind "${name%%/*}")$how)"
 			guest_count "$name"
 		fi
 		counted[$n]=1
@@ -169,15 +174,9 @@ drain() {
 
 # The engine's KUnit suite: KTAP from the guest, parsed by the tree's own
 # tools/testing/kunit/kunit.py.
-kunit_tier() {
-	local name=$kernel/$1 status ksrc summary n p f
-	shift
-	echo "== $name (debug guest, kunit.py parse)"
-	t0=$SECONDS
-	mkdir -p "$logdir/$kernel"
-	VM_LOGDIR=$logdir/$name tests/vm run --kernel "$kernel" --debug -q "$@" \
-		>"$logdir/$name.out" 2>&1
-	status=$?
+kunit_count() {
+	local name=$1 kernel=${1%%/*} status secs ksrc summary n p f
+	read -r status secs <"$logdir/$name.status"
 	ksrc=$(KERNEL=$kernel scripts/kernel.sh src)
 	python3 "$ksrc/tools/testing/kunit/kunit.py" parse \
 		<"$logdir/$name/latest/output.log" >"$logdir/$name.parsed" 2>&1
@@ -194,13 +193,14 @@ kunit_tier() {
 	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
-	printf '%-28s %3d passed, %d failed  (%d s)\n' "$name" "$p" "$f" "$((SECONDS - t0))"
+	printf '%-28s %3d passed, %d failed  (%d s)\n' "$name" "$p" "$f" "$secs"
 	[ "$status" -eq 0 ] || grep '^tests/vm' "$logdir/$name.out" | sed 's/^/  | /' | recap
-	drain
 }
 
 # The kernel series every guest tier runs on, each on its debug kernel.
-read -ra kernels <<<"${CHECK_KERNELS-6.1 6.12}"
+read -ra kernels <<<"${CHECK_KERNELS-6.1 6.12 7.2}"
+# and Debian's stock kernels, with deadline-rb built for them
+read -ra stocks <<<"${CHECK_STOCK_KERNELS-debian-6.1 debian-6.12 debian-7.2}"
 # Tiers whose assertions are latencies or rates run on the
 # instruction-clocked guest (one CPU, guest time counted in guest
 # instructions), where the host's load cannot stretch them; tiers that
@@ -215,8 +215,11 @@ icount=0
 start=$SECONDS
 # Build the debug kernels and initramfs once, up front, so that a build
 # failure reads as one and is not blamed on the first test.
+# (deps first, in its own make: it fetches 7.2's source, whose version
+# names the kernel's build directory when make starts)
 for kernel in "${kernels[@]}"; do
-	if ! make -s --no-print-directory initramfs KERNEL="$kernel" FLAVOUR=debug; then
+	if ! make -s --no-print-directory deps KERNEL="$kernel" ||
+	   ! make -s --no-print-directory initramfs KERNEL="$kernel" FLAVOUR=debug; then
 		echo "make check: building the $kernel debug kernel failed"
 		echo "0 passed, 1 failed"
 		exit 1
@@ -234,29 +237,59 @@ export VM_PREBUILT=1
 # the 600 s they overran: a hang still fails, later.
 export VM_TIMEOUT=${VM_TIMEOUT:-1800}
 
-# The timed tiers, longest first (3.5, 3 and 2 minutes on a debug kernel;
-# sched-prio about 1.5 on Debian's).  The seek-modelled disk is the
-# bench's, on 6.1; style.sh builds it for 6.12.
+# The timed tiers, longest first (on a debug kernel, sched-policy takes
+# about 3 minutes of a host CPU, sched-prio 1.7, the disk model 1.2;
+# sched-prio about 1 on Debian's).  The seek-modelled disk is the bench's,
+# on 6.1; style.sh builds it for 6.12 and 7.2.
 timed=()
 for kernel in "${kernels[@]}"; do timed+=("$kernel sched-policy tests/guest/sched-policy.sh"); done
 for kernel in "${kernels[@]}"; do timed+=("$kernel sched-prio tests/guest/sched-prio.sh"); done
 for kernel in "${kernels[@]}"; do
 	[ "$kernel" != 6.1 ] || timed+=("$kernel hdd-model tests/guest/hdd.sh")
 done
-for kernel in ${CHECK_STOCK_KERNELS-debian-6.1 debian-6.12}; do
+for kernel in "${stocks[@]}"; do
 	timed+=("$kernel sched-prio tests/guest/sched-prio.sh")
 done
 
-# The host tiers, one after another in their own lane (CHECK_HOST=0: none,
-# for make check-stress), then timed tiers.  They use one core, the guest
-# tiers' lane about one and a half of this host's two, and a timed lane
-# one.  The host tiers run at nice 10, so that the tiers that hunt races,
-# which set the check's length, are slowed less by them.  The timed tiers
-# do not: a guest at nice 10 gets a tenth of what nice-0 work beside it
-# gets, and beside make check-stress's CPU hog sched-policy had 7% of a
-# core and had reached its 11th test of 24 in 27 minutes, on its way to
-# the 1800 s hang limit below.  The guest clock does not care how slow it
-# runs; the wall-clock hang limit does.
+# The other guest tiers, on every debug kernel, and on Debian's stock
+# kernels with deadline-rb built for them (by DKMS; 7.2's from its
+# linux-source) those that prove the module, its priority classes and the
+# tool there (the rest need our debug kernels), and udev's rule, whose
+# kernel side (hot-add, a switch, removal with deadline-rb attached)
+# sched-io covers on the debug kernels.  Longest first, so that no lane is
+# left with a long one at the end: on a debug kernel sched-io takes about
+# 4.5 minutes of a host CPU, guest-lab 2.3, dlctl-profile 1.7, sched-paths
+# 1.4, sched-sysfs 1.3, dlctl-guest 0.8, kunit-engine 0.6.
+guest=()
+add_guest() {
+	local t=$1 sc=$2 k
+	shift 2
+	for k in "$@"; do guest+=("$k $t $sc"); done
+}
+if [ "${CHECK_SERIAL:-1}" != 0 ]; then
+	add_guest sched-io tests/guest/sched-io.sh "${kernels[@]}" "${stocks[@]}"
+	add_guest guest-lab tests/guest/lab.sh "${kernels[@]}"
+	add_guest dlctl-profile tests/guest/profile.sh "${kernels[@]}"
+	add_guest sched-paths tests/guest/sched-paths.sh "${kernels[@]}"
+	add_guest sched-sysfs tests/guest/sched-sysfs.sh "${kernels[@]}" "${stocks[@]}"
+	add_guest dlctl-guest tests/guest/dlctl.sh "${kernels[@]}" "${stocks[@]}"
+	add_guest kunit-engine tests/guest/kunit.sh "${kernels[@]}"
+	add_guest dlctl-udev tests/guest/udev.sh "${stocks[@]}"
+fi
+
+# The lanes: the host tiers, one after another (CHECK_HOST=0: none, for
+# make check-stress), then guest tiers; a lane that starts on the timed
+# tiers; and CHECK_LANES (default 1) that start on the other guest tiers.
+# A debug guest keeps one to two of this host's two cores busy, a timed
+# one one: three lanes keep both busy, and once the timed and host tiers
+# are done, their lanes share the guest tiers' queue, so that no kernel's
+# tiers wait for another's in one long line.  The host tiers run at nice 10, so that the tiers that hunt
+# races are slowed less by them.  The guest tiers do not: a guest at nice
+# 10 gets a tenth of what nice-0 work beside it gets, and beside make
+# check-stress's CPU hog sched-policy had 7% of a core and had reached its
+# 11th test of 24 in 27 minutes, on its way to the 1800 s hang limit
+# above.  The guest clock does not care how slow it runs; the wall-clock
+# hang limit does.
 host_lane() {
 	local lock
 	STYLE_KERNELS="${kernels[*]}" host_run style tests/host/style.sh
@@ -278,6 +311,10 @@ if [ "${CHECK_HOST:-1}" != 0 ]; then
 		jobs+=("host $t")
 	done
 fi
+for t in "${guest[@]}"; do
+	read -r kernel t _ <<<"$t"
+	if [ "$t" = kunit-engine ]; then jobs+=("kunit $kernel/$t"); else jobs+=("guest $kernel/$t"); fi
+done
 for t in "${timed[@]}"; do
 	read -r kernel t _ <<<"$t"
 	jobs+=("timed $kernel/$t")
@@ -297,50 +334,34 @@ trap kill_lanes EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 if [ "${CHECK_HOST:-1}" != 0 ]; then
-	( (renice -n 10 -p $BASHPID >/dev/null; host_lane); timed_lane) &
+	( (renice -n 10 -p $BASHPID >/dev/null; host_lane); run_queue guest; run_queue timed) &
 	lanes+=($!)
 fi
 if [ ${#timed[@]} -gt 0 ]; then
-	timed_lane &
+	(run_queue timed; run_queue guest) &
 	lanes+=($!)
 fi
+nlanes=${CHECK_LANES:-1}
+case $nlanes in '' | *[!0-9]*) echo "make check: CHECK_LANES: a number, not '$nlanes'"; exit 2 ;; esac
+if [ ${#guest[@]} -gt 0 ]; then
+	for ((l = 0; l < nlanes; l++)); do
+		(run_queue guest; run_queue timed) &
+		lanes+=($!)
+	done
+fi
 
-# The guest tiers' lane, here in the main shell, counting the other
-# lanes' results as they come in.
-for kernel in "${kernels[@]}"; do
-	[ "${CHECK_SERIAL:-1}" != 0 ] || break
-	tier_start=$SECONDS
-	guest_tier guest-lab tests/guest/lab.sh
-	kunit_tier kunit-engine tests/guest/kunit.sh
-	guest_tier sched-sysfs tests/guest/sched-sysfs.sh
-	guest_tier sched-io tests/guest/sched-io.sh
-	guest_tier sched-paths tests/guest/sched-paths.sh
-	guest_tier dlctl-guest tests/guest/dlctl.sh
-	guest_tier dlctl-profile tests/guest/profile.sh
-	echo "   $kernel guest tiers: $((SECONDS - tier_start)) s"
+# The main shell counts the lanes' results as they come in.
+while :; do
+	drain
+	alive=0
+	for l in "${lanes[@]}"; do
+		! kill -0 "$l" 2>/dev/null || alive=1
+	done
+	[ "$alive" -eq 1 ] || break
+	sleep 5
 done
-
-# Debian's stock kernels, with deadline-rb built by DKMS: the tiers that
-# prove the module, its priority classes and the tool there (the rest
-# need our debug kernels), and udev's rule, whose kernel side (hot-add, a
-# switch, removal with deadline-rb attached) sched-io covers on the debug
-# kernels.
-for kernel in ${CHECK_STOCK_KERNELS-debian-6.1 debian-6.12}; do
-	[ "${CHECK_SERIAL:-1}" != 0 ] || break
-	tier_start=$SECONDS
-	guest_tier sched-sysfs tests/guest/sched-sysfs.sh
-	guest_tier sched-io tests/guest/sched-io.sh
-	guest_tier dlctl-guest tests/guest/dlctl.sh
-	guest_tier dlctl-udev tests/guest/udev.sh
-	echo "   $kernel guest tiers: $((SECONDS - tier_start)) s"
-done
-
-# then this lane, too, takes timed tiers, until the last is done
-tier_start=$SECONDS
-timed_lane
 wait "${lanes[@]}"
 drain all
-echo "   after the guest tiers: $((SECONDS - tier_start)) s"
 
 if [ $((passed + failed)) -eq 0 ]; then
 	echo "make check: no test ran (CHECK_KERNELS, CHECK_STOCK_KERNELS and CHECK_HOST chose none)"

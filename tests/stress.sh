@@ -10,8 +10,8 @@
 #       runs beside it, then once on a quiet host (STRESS_QUIET=0: not);
 #       a table of the passes per tier.
 #   tests/stress.sh boots N [KERNEL...]
-#       N boots of each KERNEL (default 6.1 6.12, our debug kernels;
-#       debian-6.1 and debian-6.12 are Debian's) while the hog runs, then
+#       N boots of each KERNEL (default 6.1 6.12 7.2, our debug kernels;
+#       debian-6.1, -6.12 and -7.2 are Debian's) while the hog runs, then
 #       N on a quiet host, each stopped once the boot CPU is set up (the
 #       early boot, where an interrupt found KASAN's view of memory torn)
 #       or at the line STRESS_MARKER names; a count of the boots that
@@ -52,9 +52,9 @@ tiers)
 	kernel=${STRESS_KERNEL:-6.1}
 	case $rounds in '' | *[!0-9]*) echo "tests/stress.sh: ROUNDS: a number, not '$rounds'" >&2; exit 2 ;; esac
 	case $kernel in
-	6.1 | 6.12) export CHECK_KERNELS=$kernel CHECK_STOCK_KERNELS='' ;;
-	debian-*) export CHECK_KERNELS='' CHECK_STOCK_KERNELS=$kernel ;;
-	*) echo "tests/stress.sh: STRESS_KERNEL: 6.1, 6.12, debian-6.1 or debian-6.12, not '$kernel'" >&2; exit 2 ;;
+	6.1 | 6.12 | 7.2) export CHECK_KERNELS=$kernel CHECK_STOCK_KERNELS='' ;;
+	debian-6.1 | debian-6.12 | debian-7.2) export CHECK_KERNELS='' CHECK_STOCK_KERNELS=$kernel ;;
+	*) echo "tests/stress.sh: STRESS_KERNEL: 6.1, 6.12, 7.2 or debian-6.1, -6.12, -7.2, not '$kernel'" >&2; exit 2 ;;
 	esac
 	export CHECK_HOST=0
 	fails=0
@@ -101,7 +101,7 @@ boots)
 	case $n in '' | *[!0-9]*) usage >&2; exit 2 ;; esac
 	shift 2
 	kernels=("$@")
-	[ ${#kernels[@]} -gt 0 ] || kernels=(6.1 6.12)
+	[ ${#kernels[@]} -gt 0 ] || kernels=(6.1 6.12 7.2)
 	printf '#!/bin/sh\n# a boot that does nothing\nexit 0\n' >"$logdir/boot.sh"
 	chmod +x "$logdir/boot.sh"
 	# A boot is judged on its console up to the first line printed after
@@ -116,12 +116,12 @@ boots)
 	total_bad=0
 	for k in "${kernels[@]}"; do
 		case $k in
-		6.1 | 6.12)
+		6.1 | 6.12 | 7.2)
 			flavour=--debug
 			make -s --no-print-directory initramfs KERNEL="$k" FLAVOUR=debug || exit 1
 			export VM_PREBUILT=1 ;;
-		debian-6.1 | debian-6.12) flavour= ;;
-		*) echo "tests/stress.sh: boots: 6.1, 6.12, debian-6.1 or debian-6.12, not '$k'" >&2; exit 2 ;;
+		debian-6.1 | debian-6.12 | debian-7.2) flavour= ;;
+		*) echo "tests/stress.sh: boots: 6.1, 6.12, 7.2 or debian-6.1, -6.12, -7.2, not '$k'" >&2; exit 2 ;;
 		esac
 		for cond in loaded quiet; do
 			[ $cond = loaded ] && hog_start
