@@ -239,7 +239,7 @@ export VM_TIMEOUT=${VM_TIMEOUT:-1800}
 
 # The timed tiers, longest first (on a debug kernel, sched-policy takes
 # about 3 minutes of a host CPU, sched-prio 1.7, the disk model 1.2;
-# sched-prio about 1 on Debian's).  The seek-modelled disk is the bench's,
+# sched-prio under 1 on Debian's).  The seek-modelled disk is the bench's,
 # on 6.1; style.sh builds it for 6.12 and 7.2.
 timed=()
 for kernel in "${kernels[@]}"; do timed+=("$kernel sched-policy tests/guest/sched-policy.sh"); done
@@ -283,13 +283,13 @@ fi
 # A debug guest keeps one to two of this host's two cores busy, a timed
 # one one: three lanes keep both busy, and once the timed and host tiers
 # are done, their lanes share the guest tiers' queue, so that no kernel's
-# tiers wait for another's in one long line.  The host tiers run at nice 10, so that the tiers that hunt
-# races are slowed less by them.  The guest tiers do not: a guest at nice
-# 10 gets a tenth of what nice-0 work beside it gets, and beside make
-# check-stress's CPU hog sched-policy had 7% of a core and had reached its
-# 11th test of 24 in 27 minutes, on its way to the 1800 s hang limit
-# above.  The guest clock does not care how slow it runs; the wall-clock
-# hang limit does.
+# tiers wait for another's in one long line.  The host tiers run at nice
+# 10, so that the tiers that hunt races are slowed less by them.  The
+# guests do not: a guest at nice 10 gets a tenth of what nice-0 work
+# beside it gets, and beside make check-stress's CPU hog sched-policy had
+# 7% of a core and had reached its 11th test of 24 in 27 minutes, on its
+# way to the 1800 s hang limit above.  The guest clock does not care how
+# slow it runs; the wall-clock hang limit does.
 host_lane() {
 	local lock
 	STYLE_KERNELS="${kernels[*]}" host_run style tests/host/style.sh
