@@ -28,10 +28,10 @@ mkdir -p "$root"
 exec {lock}>"$root/.lock"
 flock "$lock"
 
-if ! ver=$(DLRB_SUITE=release "$top/scripts/testing-apt.sh" version fio 2>&1); then
+if ! ver=$(DLRB_SUITE=release "$top/scripts/testing-apt.sh" version fio 2>"$root/.version.err"); then
 	have=$(newest)
-	[ -n "$have" ] || die "$ver"
-	echo "fio.sh: $ver; using $have" >&2
+	[ -n "$have" ] || die "$(cat "$root/.version.err")"
+	echo "fio.sh: $(cat "$root/.version.err"); using $have" >&2
 	echo "$have"
 	exit 0
 fi

@@ -77,9 +77,10 @@ put_status() {
 # A guest tier: a script run through tests/vm in a kernel's guest, our
 # own kernels in their debug flavour, Debian's stock kernels as they are.
 # Lanes run them (guest_run), the main shell counts them (guest_count).
+# guest_kind KERNEL KIND: how a tier's guest ran, for its heading
 guest_kind() {
 	case $1 in debian-*) printf 'stock guest' ;; *) printf 'debug guest' ;; esac
-	printf '%s' "${VM_ICOUNT:+, instruction-clocked}"
+	[ "$2" != timed ] || printf ', instruction-clocked'
 }
 # guest_run NAME KERNEL SCRIPT: the boot alone; its status and time go
 # to NAME.status, for guest_count.  A boot of Debian's kernel prepares
@@ -144,7 +145,7 @@ run_queue() {
 # failed to run
 declare -A counted=()
 drain() {
-	local n kind name how held=
+	local n kind name held=
 	for n in "${!jobs[@]}"; do
 		read -r kind name <<<"${jobs[$n]}"
 		[ -z "${counted[$n]:-}" ] || continue
@@ -163,9 +164,7 @@ drain() {
 			echo "== $name (debug guest, kunit.py parse)"
 			kunit_count "$name"
 		else
-			how=
-			[ "$kind" != timed ] || how=", instruction-clocked"
-			echo "== $name ($(guest_kind "${name%%/*}")$how)"
+			echo "== $name ($(guest_kind "${name%%/*}" "$kind"))"
 			guest_count "$name"
 		fi
 		counted[$n]=1
